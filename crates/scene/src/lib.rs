@@ -1,0 +1,1 @@
+//! daylit-scene
