@@ -1,1 +1,22 @@
-//! daylit-scene
+//! The RADIANCE scene language, read exactly as RADIANCE reads it.
+//!
+//! Data flow: scene text → [`lexer`] words → [`parse`] raw primitives and `!commands` →
+//! [`load`] (commands expanded: [`xform`], [`genbox`]; OBJ meshes from [`obj`]) →
+//! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
+//! resolved scene in the binary file that `daylit oconv` writes.
+
+pub mod archive;
+pub mod error;
+pub mod genbox;
+pub mod lexer;
+pub mod load;
+pub mod obj;
+pub mod parse;
+pub mod scene;
+pub mod types;
+pub mod xform;
+
+pub use error::{Loc, SceneError};
+pub use load::{load_scene, load_scene_text, LoadOptions};
+pub use scene::{Mesh, PrimId, Primitive, Scene, SceneBuilder};
+pub use types::{Class, PrimType};

@@ -1,0 +1,430 @@
+//! Reads scene inputs (RADIANCE text, OBJ meshes, binary scene files) into a [`Scene`],
+//! expanding inline commands: `xform` and `genbox` natively, anything else only when allowed.
+
+use crate::archive;
+use crate::error::{Loc, Result, SceneError};
+use crate::genbox::genbox;
+use crate::lexer::Word;
+use crate::obj;
+use crate::parse::{read_items, Item, RawPrim};
+use crate::scene::{Scene, SceneBuilder};
+use crate::xform::{parse_transform, XformSpec};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How to read scenes.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Run inline commands that daylit does not implement itself through the shell.
+    /// Off by default: a scene file could run any program.
+    pub allow_commands: bool,
+    /// Check that function, data and picture files named by modifiers can be found.
+    pub check_files: bool,
+    /// Directories searched for function, data and scene files (RADIANCE's RAYPATH).
+    pub raypath: daylit_cal::RayPath,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            allow_commands: false,
+            check_files: true,
+            raypath: daylit_cal::RayPath::from_env(),
+        }
+    }
+}
+
+/// Nesting limit for commands that read files that run commands…
+const MAX_DEPTH: usize = 32;
+
+/// Reads all `inputs` in order into one scene. `-` reads standard input.
+pub fn load_scene(inputs: &[PathBuf], opts: &LoadOptions) -> Result<Scene> {
+    let mut l = Loader {
+        opts,
+        builder: SceneBuilder::new(),
+    };
+    for p in inputs {
+        l.add_input(p)?;
+    }
+    Ok(l.builder.finish())
+}
+
+/// Reads scene text from memory (named `source` in messages), commands run relative to `cwd`.
+pub fn load_scene_text(text: &str, source: &str, cwd: &Path, opts: &LoadOptions) -> Result<Scene> {
+    let mut l = Loader {
+        opts,
+        builder: SceneBuilder::new(),
+    };
+    l.add_text(text.as_bytes(), source.into(), cwd, 0)?;
+    Ok(l.builder.finish())
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map_err(|source| SceneError::Io {
+            path: path.into(),
+            source,
+        })?;
+        return Ok(buf);
+    }
+    std::fs::read(path).map_err(|source| SceneError::Io {
+        path: path.into(),
+        source,
+    })
+}
+
+struct Loader<'o> {
+    opts: &'o LoadOptions,
+    builder: SceneBuilder,
+}
+
+impl Loader<'_> {
+    fn add_input(&mut self, path: &Path) -> Result<()> {
+        let bytes = read_file(path)?;
+        if archive::is_archive(&bytes) {
+            let scene = archive::decode(&bytes).map_err(|msg| SceneError::Archive {
+                path: path.into(),
+                msg,
+            })?;
+            self.builder.merge(scene);
+            return Ok(());
+        }
+        let is_obj = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("obj"));
+        if is_obj {
+            let mesh = obj::read_obj(&bytes, path, &|name| self.builder.lookup(name))?;
+            self.builder.add_mesh(mesh);
+            return Ok(());
+        }
+        let name: Arc<str> = if path == Path::new("-") {
+            "standard input".into()
+        } else {
+            path.display().to_string().into()
+        };
+        self.add_text(&bytes, name, Path::new("."), 0)
+    }
+
+    fn add_text(&mut self, bytes: &[u8], source: Arc<str>, cwd: &Path, depth: usize) -> Result<()> {
+        let opts = self.opts;
+        let builder = &mut self.builder;
+        read_items(bytes, source, &mut |item| {
+            let prims = match item {
+                Item::Prim(p) => vec![p],
+                Item::Command(w) => run_command(opts, &w, cwd, depth + 1)?,
+            };
+            for p in prims {
+                if opts.check_files {
+                    check_files(opts, &p)?;
+                }
+                builder.add(p)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Reads scene text fully, expanding its commands, for `xform`.
+fn expand(opts: &LoadOptions, bytes: &[u8], source: Arc<str>, cwd: &Path, depth: usize) -> Result<Vec<RawPrim>> {
+    let mut out = Vec::new();
+    read_items(bytes, source, &mut |item| {
+        match item {
+            Item::Prim(p) => out.push(p),
+            Item::Command(w) => out.extend(run_command(opts, &w, cwd, depth + 1)?),
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Checks that the files a modifier names exist where RADIANCE would look for them.
+fn check_files(opts: &LoadOptions, p: &RawPrim) -> Result<()> {
+    let fa = p.ptype.file_args();
+    let searched = || {
+        let dirs: Vec<String> = opts.raypath.dirs().iter().map(|d| d.display().to_string()).collect();
+        dirs.join(":")
+    };
+    if let Some(i) = p.ptype.funcfile_index() {
+        let f = &p.sargs[i];
+        // The built-in library stands in for RADIANCE's own .cal files.
+        if f != "." && opts.raypath.find(f).is_none() && daylit_cal::embedded_file(f).is_none() {
+            return Err(SceneError::at(
+                &p.loc,
+                format!(
+                    "{} \"{}\": cannot find function file \"{f}\" (searched RAYPATH {} and daylit's built-in library)",
+                    p.ptype.name(),
+                    p.name,
+                    searched()
+                ),
+            ));
+        }
+    }
+    for &i in fa.data {
+        let f = &p.sargs[i];
+        if opts.raypath.find(f).is_none() {
+            return Err(SceneError::at(
+                &p.loc,
+                format!(
+                    "{} \"{}\": cannot find file \"{f}\" (searched RAYPATH {})",
+                    p.ptype.name(),
+                    p.name,
+                    searched()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Splits a command line into pipeline stages; `None` if it uses shell features daylit does not
+/// interpret (redirection, substitution, sequencing).
+fn split_pipeline(cmd: &str) -> Option<Vec<Vec<String>>> {
+    let mut stages = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in cmd.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            (None, '|') => stages.push(std::mem::take(&mut cur)),
+            (None, ';' | '&' | '<' | '>' | '`' | '$' | '(' | ')' | '\\' | '*' | '?') => return None,
+            (None, c) => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    stages.push(cur);
+    stages.iter().map(|s| shlex::split(s).filter(|w| !w.is_empty())).collect()
+}
+
+fn program_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// Runs one inline command, returning the primitives it produces.
+fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Result<Vec<RawPrim>> {
+    if depth > MAX_DEPTH {
+        return Err(SceneError::at(
+            &cmd.loc,
+            format!("commands nested more than {MAX_DEPTH} deep (does a file include itself?)"),
+        ));
+    }
+    let text = cmd.text.trim();
+    if text.is_empty() {
+        return Err(SceneError::at(&cmd.loc, "empty command after '!'"));
+    }
+    let native = split_pipeline(text).filter(|stages| {
+        stages.iter().enumerate().all(|(i, s)| match s.first().map(|w| program_name(w)) {
+            Some("genbox") => i == 0,
+            Some("xform") => true,
+            _ => false,
+        })
+    });
+    if let Some(stages) = native {
+        let mut data: Option<Vec<RawPrim>> = None;
+        for s in stages {
+            let prims = match program_name(&s[0]) {
+                "genbox" => genbox(&s[1..], &cmd.loc)?,
+                _ => xform(opts, &s[1..], data.take(), &cmd.loc, cwd, depth)?,
+            };
+            data = Some(prims);
+        }
+        return Ok(data.unwrap_or_default());
+    }
+    if !opts.allow_commands {
+        let prog = text.split_whitespace().next().unwrap_or("");
+        let hint = match program_name(prog) {
+            "gensky" | "gendaylit" => " (native gensky/gendaylit arrive with the sky models)",
+            _ => "",
+        };
+        return Err(SceneError::at(
+            &cmd.loc,
+            format!(
+                "inline command \"{text}\" is not built into daylit{hint}; pass --allow-commands to run it with the shell (only for scenes you trust: a scene file can run any program this way)"
+            ),
+        ));
+    }
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(text)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| SceneError::at(&cmd.loc, format!("cannot run \"{text}\": {e}")))?;
+    if !out.status.success() {
+        return Err(SceneError::at(
+            &cmd.loc,
+            format!(
+                "command \"{text}\" failed ({}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+        ));
+    }
+    expand(opts, &out.stdout, format!("!{text}").into(), cwd, depth)
+}
+
+/// Native `xform`: options, arrays, argument files and transforms as RADIANCE's xform reads them.
+fn xform(
+    opts: &LoadOptions,
+    args: &[String],
+    input: Option<Vec<RawPrim>>,
+    loc: &Loc,
+    cwd: &Path,
+    depth: usize,
+) -> Result<Vec<RawPrim>> {
+    // An argument file: each line is a separate invocation, numbered into the names.
+    if let Some(fi) = args.iter().position(|a| a == "-f") {
+        let fname = args
+            .get(fi + 1)
+            .ok_or_else(|| SceneError::at(loc, "xform: -f needs a file name"))?;
+        if fname == "-" {
+            return Err(SceneError::at(loc, "xform -f -: a scene file cannot give standard input"));
+        }
+        let path = cwd.join(fname);
+        let text = String::from_utf8_lossy(&read_file(&path)?).into_owned();
+        let mut out = Vec::new();
+        let lines = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'));
+        for (k, line) in lines.enumerate() {
+            let mut words = shlex::split(line).ok_or_else(|| {
+                SceneError::at(loc, format!("xform: cannot split line of {fname}: \"{line}\""))
+            })?;
+            if words.first().is_some_and(|w| w == "!xform" || w == "xform") {
+                words.remove(0);
+            }
+            let mut sub: Vec<String> = args[..fi].to_vec();
+            sub.extend(words);
+            sub.extend_from_slice(&args[fi + 2..]);
+            renumber(&mut sub, "i", k);
+            out.extend(xform(opts, &sub, input.clone(), loc, cwd, depth)?);
+        }
+        return Ok(out);
+    }
+    // An array: the copies step by the transform after -a, numbered into the names.
+    if let Some(ai) = args.iter().position(|a| a == "-a") {
+        let n: usize = args
+            .get(ai + 1)
+            .and_then(|w| w.parse().ok())
+            .filter(|&n| n > 0 && n <= 1_000_000)
+            .ok_or_else(|| SceneError::at(loc, "xform: missing or bad count for -a option"))?;
+        let mut out = Vec::new();
+        for i in 0..n {
+            let mut sub = args.to_vec();
+            sub[ai] = "-i".into();
+            sub[ai + 1] = i.to_string();
+            renumber(&mut sub, "a", i);
+            out.extend(xform(opts, &sub, input.clone(), loc, cwd, depth)?);
+        }
+        return Ok(out);
+    }
+    let mut i = 0;
+    let mut prefix: Option<String> = None;
+    let mut new_mod = None;
+    let mut invert = false;
+    while let Some(a) = args.get(i) {
+        match a.as_str() {
+            "-n" | "-m" => {
+                let v = args
+                    .get(i + 1)
+                    .ok_or_else(|| SceneError::at(loc, format!("xform: {a} needs a name")))?
+                    .clone();
+                if a == "-n" {
+                    prefix = Some(match prefix {
+                        Some(p) => format!("{p}.{v}"),
+                        None => v,
+                    });
+                } else if new_mod.is_none() {
+                    new_mod = Some(v);
+                }
+                i += 2;
+            }
+            "-c" | "-e" => i += 1,
+            "-I" => {
+                invert = !invert;
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    let xfa = i;
+    let xf = parse_transform(args, &mut i, loc)?;
+    let spec = XformSpec {
+        prefix,
+        new_mod,
+        invert,
+        xf,
+        xf_words: args[xfa..i].to_vec(),
+    };
+    if let Some(bad) = args[i..].iter().find(|a| a.starts_with('-')) {
+        return Err(SceneError::at(loc, format!("xform: command line error at \"{bad}\"")));
+    }
+    let mut prims = Vec::new();
+    if i == args.len() {
+        prims = input.ok_or_else(|| {
+            SceneError::at(loc, "xform with no file reads standard input, which an inline command in a scene file does not have")
+        })?;
+    }
+    for f in &args[i..] {
+        let path = find_scene_file(opts, f, cwd).ok_or_else(|| {
+            SceneError::at(loc, format!("xform: cannot find scene file \"{f}\" (searched {} and RAYPATH)", cwd.display()))
+        })?;
+        let bytes = read_file(&path)?;
+        // Commands inside a file run in that file's folder, as RADIANCE's xform does.
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        prims.extend(expand(opts, &bytes, path.display().to_string().into(), &dir, depth)?);
+    }
+    for p in &mut prims {
+        spec.apply(p);
+    }
+    Ok(prims)
+}
+
+/// Replaces the `-n` name with `name.k`, or adds `-n {tag}{k}` when there is none.
+fn renumber(args: &mut Vec<String>, tag: &str, k: usize) {
+    match args.iter().position(|a| a == "-n").filter(|&p| p + 1 < args.len()) {
+        Some(p) => args[p + 1] = format!("{}.{k}", args[p + 1]),
+        None => {
+            args.insert(0, format!("{tag}{k}"));
+            args.insert(0, "-n".into());
+        }
+    }
+}
+
+fn find_scene_file(opts: &LoadOptions, name: &str, cwd: &Path) -> Option<PathBuf> {
+    let p = Path::new(name);
+    if p.is_absolute() || name.starts_with('.') || name.starts_with('~') {
+        let q = cwd.join(p);
+        return q.is_file().then_some(q);
+    }
+    let local = cwd.join(p);
+    if local.is_file() {
+        return Some(local);
+    }
+    opts.raypath.find(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipelines() {
+        let s = split_pipeline("genbox m b 1 2 3 | xform -rz 90").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[1], ["xform", "-rz", "90"]);
+        assert!(split_pipeline("gensky 3 21 12 > sky.rad").is_none());
+        assert!(split_pipeline("xform -n 'a|b' x.rad").unwrap().len() == 1);
+    }
+}

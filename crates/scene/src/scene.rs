@@ -1,0 +1,238 @@
+//! The parsed scene: primitives with their modifiers resolved, and triangle meshes.
+
+use crate::error::{Loc, Result, SceneError};
+use crate::parse::RawPrim;
+use crate::types::{Class, PrimType};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Index of a primitive in [`Scene::prims`].
+pub type PrimId = u32;
+
+/// A primitive with its modifier resolved to the definition in force when it was read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Primitive {
+    /// The modifier (`None` for `void`).
+    pub modifier: Option<PrimId>,
+    /// The type (for an alias: the type of what it refers to).
+    pub ptype: PrimType,
+    /// Identifier.
+    pub name: String,
+    /// String arguments.
+    pub sargs: Vec<String>,
+    /// Real arguments.
+    pub fargs: Vec<f64>,
+    /// Modifiers named in string arguments (alternate materials of `illum`/`mirror`, the two
+    /// sides of a mixture, `antimatter`'s list, `WGMDfunc`'s component modifiers), resolved
+    /// like the main modifier; `None` for `void`.
+    pub mod_refs: Vec<Option<PrimId>>,
+    /// For an alias, the primitive it copies.
+    pub alias_of: Option<PrimId>,
+    /// Where it was defined.
+    pub loc: Loc,
+}
+
+/// A triangle mesh (from a Wavefront OBJ file), with one modifier per `usemtl` group.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    /// The file it came from.
+    pub source: String,
+    /// Vertex positions.
+    pub vertices: Vec<[f64; 3]>,
+    /// Per-vertex shading normals (empty when the file has none).
+    pub normals: Vec<[f32; 3]>,
+    /// Triangles as vertex indices, counter-clockwise seen from the front.
+    pub triangles: Vec<[u32; 3]>,
+    /// For each triangle, an index into `modifiers`.
+    pub tri_modifier: Vec<u32>,
+    /// The modifiers used by the mesh (`usemtl` names resolved).
+    pub modifiers: Vec<Option<PrimId>>,
+}
+
+/// A whole scene, in input order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    /// All primitives, modifiers and surfaces, in the order read.
+    pub prims: Vec<Primitive>,
+    /// Triangle meshes.
+    pub meshes: Vec<Mesh>,
+}
+
+impl Scene {
+    /// The primitive with this id.
+    pub fn prim(&self, id: PrimId) -> &Primitive {
+        &self.prims[id as usize]
+    }
+
+    /// Ids of all surfaces (including distant sources), in order.
+    pub fn surfaces(&self) -> impl Iterator<Item = PrimId> + '_ {
+        self.prims
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.ptype.is_modifier())
+            .map(|(i, _)| i as PrimId)
+    }
+
+    /// The material that shades a surface with this modifier: the first material found by
+    /// following the modifier chain through patterns and textures (`None` for void).
+    pub fn material_of(&self, mut m: Option<PrimId>) -> Option<PrimId> {
+        // Chains are acyclic (a modifier can only name an earlier one), so this ends.
+        while let Some(id) = m {
+            let p = self.prim(id);
+            match p.ptype.class() {
+                Class::Material | Class::Mixture => return Some(id),
+                _ => m = p.modifier,
+            }
+        }
+        None
+    }
+
+    /// Total number of triangles in all meshes.
+    pub fn mesh_triangles(&self) -> usize {
+        self.meshes.iter().map(|m| m.triangles.len()).sum()
+    }
+}
+
+/// Builds a [`Scene`] from raw primitives, resolving names as RADIANCE does: a modifier must be
+/// defined before it is used, and a new definition of a name applies to what follows it.
+#[derive(Default)]
+pub struct SceneBuilder {
+    scene: Scene,
+    modifiers: HashMap<String, PrimId>,
+}
+
+impl SceneBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Looks up the modifier currently defined under `name`.
+    pub fn lookup(&self, name: &str) -> Option<PrimId> {
+        self.modifiers.get(name).copied()
+    }
+
+    fn resolve(&self, name: &str, loc: &Loc, what: &str) -> Result<Option<PrimId>> {
+        if name == "void" {
+            return Ok(None);
+        }
+        self.lookup(name).map(Some).ok_or_else(|| {
+            SceneError::at(
+                loc,
+                format!("undefined modifier \"{name}\" ({what}); a modifier must be defined before it is used"),
+            )
+        })
+    }
+
+    /// Adds one primitive.
+    pub fn add(&mut self, raw: RawPrim) -> Result<PrimId> {
+        let id = PrimId::try_from(self.scene.prims.len())
+            .map_err(|_| SceneError::at(&raw.loc, "too many primitives (more than 2^32)"))?;
+        let prim = if raw.ptype == PrimType::Alias {
+            self.alias(raw)?
+        } else {
+            let what = format!("used by {} \"{}\"", raw.ptype.name(), raw.name);
+            let modifier = self.resolve(&raw.modifier, &raw.loc, &what)?;
+            let mod_refs = self.string_refs(&raw, modifier)?;
+            Primitive {
+                modifier,
+                ptype: raw.ptype,
+                name: raw.name,
+                sargs: raw.sargs,
+                fargs: raw.fargs,
+                mod_refs,
+                alias_of: None,
+                loc: raw.loc,
+            }
+        };
+        if prim.ptype.is_modifier() {
+            self.modifiers.insert(prim.name.clone(), id);
+        }
+        self.scene.prims.push(prim);
+        Ok(id)
+    }
+
+    fn alias(&self, raw: RawPrim) -> Result<Primitive> {
+        let target = &raw.sargs[0];
+        let r = self.lookup(target).ok_or_else(|| {
+            SceneError::at(
+                &raw.loc,
+                format!(
+                    "alias \"{}\": bad reference \"{target}\" (no modifier of that name is defined before it; surfaces cannot be aliased)",
+                    raw.name
+                ),
+            )
+        })?;
+        let orig = self.scene.prim(r);
+        let modifier = if raw.modifier == "inherit" {
+            orig.modifier
+        } else {
+            self.resolve(&raw.modifier, &raw.loc, &format!("used by alias \"{}\"", raw.name))?
+        };
+        Ok(Primitive {
+            modifier,
+            ptype: orig.ptype,
+            name: raw.name,
+            sargs: orig.sargs.clone(),
+            fargs: orig.fargs.clone(),
+            mod_refs: orig.mod_refs.clone(),
+            alias_of: Some(r),
+            loc: raw.loc,
+        })
+    }
+
+    /// Resolves modifiers named in string arguments.
+    fn string_refs(&self, raw: &RawPrim, main: Option<PrimId>) -> Result<Vec<Option<PrimId>>> {
+        let idx: Vec<usize> = match raw.ptype {
+            PrimType::Illum | PrimType::Mirror => (0..raw.sargs.len()).collect(),
+            PrimType::Mixfunc | PrimType::Mixdata | PrimType::Mixpict | PrimType::Mixtext => {
+                vec![0, 1]
+            }
+            PrimType::Antimatter => (0..raw.sargs.len()).collect(),
+            PrimType::WgmdFunc => vec![0, 4, 8],
+            _ => return Ok(Vec::new()),
+        };
+        let what = format!("named by {} \"{}\"", raw.ptype.name(), raw.name);
+        idx.into_iter()
+            .map(|i| match raw.sargs[i].as_str() {
+                "inherit" if raw.ptype == PrimType::WgmdFunc => Ok(main),
+                name => self.resolve(name, &raw.loc, &what),
+            })
+            .collect()
+    }
+
+    /// Adds a mesh whose `usemtl` names have already been resolved.
+    pub fn add_mesh(&mut self, mesh: Mesh) {
+        self.scene.meshes.push(mesh);
+    }
+
+    /// Adds every primitive and mesh of an already-built scene (a binary scene file), keeping
+    /// its links and making its modifiers visible to what follows.
+    pub fn merge(&mut self, other: Scene) {
+        let base = self.scene.prims.len() as PrimId;
+        let shift = |m: Option<PrimId>| m.map(|i| i + base);
+        for (i, mut p) in other.prims.into_iter().enumerate() {
+            p.modifier = shift(p.modifier);
+            p.alias_of = shift(p.alias_of);
+            p.mod_refs.iter_mut().for_each(|m| *m = shift(*m));
+            if p.ptype.is_modifier() {
+                self.modifiers.insert(p.name.clone(), base + i as PrimId);
+            }
+            self.scene.prims.push(p);
+        }
+        for mut m in other.meshes {
+            m.modifiers.iter_mut().for_each(|x| *x = shift(*x));
+            self.scene.meshes.push(m);
+        }
+    }
+
+    /// The scene built so far.
+    pub fn finish(self) -> Scene {
+        self.scene
+    }
+
+    /// Source name helper for generated input.
+    pub fn source_name(s: &str) -> Arc<str> {
+        Arc::from(s)
+    }
+}
