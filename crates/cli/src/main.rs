@@ -1,1 +1,85 @@
-fn main() {}
+//! `daylit`: one binary with subcommands; called under a RADIANCE program's name (a symlink),
+//! it behaves as that program.
+
+mod bench;
+mod check;
+mod getinfo;
+mod oconv;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// RADIANCE programs daylit answers to when called by their name.
+const MULTICALL: &[&str] = &[
+    "oconv", "getinfo", "rtrace", "rpict", "rcontrib", "rfluxmtx", "gensky", "gendaylit",
+    "gendaymtx", "dctimestep", "evalglare", "vwrays", "falsecolor",
+];
+
+#[derive(Parser)]
+#[command(name = "daylit", version, about = "Fast daylighting simulation that reads RADIANCE scenes")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// Options shared by every command that reads scenes.
+#[derive(clap::Args, Clone)]
+pub struct SceneArgs {
+    /// Scene inputs in order: RADIANCE .rad files, .obj meshes (usemtl names must be defined
+    /// earlier), or scene files written by `daylit oconv`; `-` reads standard input.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Run inline `!commands` that daylit does not implement natively (xform and genbox are
+    /// native) through the shell. Only for scenes you trust.
+    #[arg(long)]
+    pub allow_commands: bool,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Report what a scene holds: counts by type, bounding box, unused modifiers, suspect geometry.
+    Check(check::Args),
+    /// Compile scene files into one binary scene file that every daylit program accepts.
+    Oconv(oconv::Args),
+    /// Print the header of scene files and RADIANCE pictures.
+    Getinfo(getinfo::Args),
+    /// Benchmark loading, BVH building and random-ray throughput on a scene.
+    BenchRays(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    let prog = argv
+        .first()
+        .map(|a| a.rsplit('/').next().unwrap_or(a).to_string())
+        .unwrap_or_default();
+    let result = if MULTICALL.contains(&prog.as_str()) {
+        run_as(&prog, &argv[1..])
+    } else {
+        let cli = Cli::parse();
+        match cli.cmd {
+            Cmd::Check(a) => check::run(&a),
+            Cmd::Oconv(a) => oconv::run(&a),
+            Cmd::Getinfo(a) => getinfo::run(&a),
+            Cmd::BenchRays(a) => bench::run(&a),
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{prog}: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs as the RADIANCE program `prog`, with its own argument syntax.
+fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
+    match prog {
+        "oconv" => oconv::run_radiance(args),
+        "getinfo" => getinfo::run_radiance(args),
+        _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
+    }
+}

@@ -1,0 +1,89 @@
+//! `daylit bench-rays`: load and BVH build time, and incoherent random-ray throughput.
+
+use crate::SceneArgs;
+use anyhow::Context;
+use daylit_geometry::{DVec3, Ray};
+use daylit_scene::{load_scene, LoadOptions};
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `daylit bench-rays`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    scene: SceneArgs,
+    /// Number of random rays.
+    #[arg(long, default_value_t = 1_000_000)]
+    rays: usize,
+    /// Seed for the random rays.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write the rays as RADIANCE rtrace input (binary float origin+direction, `-ff`).
+    #[arg(long)]
+    write_rays: Option<PathBuf>,
+}
+
+/// Random rays: origins uniform in the scene's bounding box, directions uniform on the sphere.
+fn random_rays(lo: DVec3, hi: DVec3, n: usize, seed: u64) -> Vec<Ray> {
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            let o = lo + (hi - lo) * DVec3::new(rng.random(), rng.random(), rng.random());
+            let z: f64 = rng.random_range(-1.0..1.0);
+            let phi: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+            let r = (1.0 - z * z).sqrt();
+            Ray::new(o, DVec3::new(r * phi.cos(), r * phi.sin(), z))
+        })
+        .collect()
+}
+
+/// `daylit bench-rays`.
+pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
+    let opts = LoadOptions {
+        allow_commands: a.scene.allow_commands,
+        ..Default::default()
+    };
+    let t0 = Instant::now();
+    let scene = load_scene(&a.scene.files, &opts)?;
+    let t_load = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let compiled = daylit_compile::compile(&scene);
+    let t_build = t1.elapsed().as_secs_f64();
+    let (lo, hi) = compiled.accel.bounds();
+    let rays = random_rays(lo, hi, a.rays, a.seed);
+    if let Some(path) = &a.write_rays {
+        let mut buf = Vec::with_capacity(rays.len() * 24);
+        for r in &rays {
+            for v in [r.origin, r.dir] {
+                for c in v.to_array() {
+                    buf.extend_from_slice(&(c as f32).to_le_bytes());
+                }
+            }
+        }
+        crate::output::write_atomic(path, &buf)?;
+    }
+    let accel = &compiled.accel;
+    let time = |f: &dyn Fn() -> usize| {
+        let t = Instant::now();
+        let hits = f();
+        (t.elapsed().as_secs_f64(), hits)
+    };
+    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().context("thread pool")?;
+    let closest = || rays.par_iter().filter(|r| accel.closest_hit(r, 0.0, f64::INFINITY).is_some()).count();
+    let any = || rays.par_iter().filter(|r| accel.any_hit(r, 0.0, f64::INFINITY)).count();
+    let (t_c1, hits) = single.install(|| time(&closest));
+    let (t_cn, _) = time(&closest);
+    let (t_a1, _) = single.install(|| time(&any));
+    let (t_an, _) = time(&any);
+    let n = rays.len() as f64 / 1e6;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s", accel.shapes().len(), t_load + t_build)?;
+    writeln!(out, "rays {}  hits {hits}  threads {}", rays.len(), rayon::current_num_threads())?;
+    writeln!(out, "closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s", n / t_c1, n / t_cn)?;
+    writeln!(out, "any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s", n / t_a1, n / t_an)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,108 @@
+//! `daylit check`: what a scene holds and what looks wrong in it.
+
+use crate::SceneArgs;
+use daylit_compile::Severity;
+use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+/// Arguments of `daylit check`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    scene: SceneArgs,
+}
+
+/// Modifiers that nothing refers to.
+pub fn unused_modifiers(scene: &Scene) -> Vec<u32> {
+    let mut used = vec![false; scene.prims.len()];
+    for p in &scene.prims {
+        let refs = p.modifier.iter().chain(p.alias_of.iter()).chain(p.mod_refs.iter().flatten());
+        for &m in refs {
+            used[m as usize] = true;
+        }
+    }
+    for m in scene.meshes.iter().flat_map(|m| m.modifiers.iter().flatten()) {
+        used[*m as usize] = true;
+    }
+    (0..scene.prims.len() as u32)
+        .filter(|&i| scene.prim(i).ptype.is_modifier() && !used[i as usize])
+        .collect()
+}
+
+/// `daylit check`. Exits non-zero when geometry is degenerate (it would be dropped).
+pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
+    let opts = LoadOptions {
+        allow_commands: a.scene.allow_commands,
+        ..Default::default()
+    };
+    let scene = load_scene(&a.scene.files, &opts)?;
+    let shapes = daylit_compile::shapes(&scene);
+
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in &scene.prims {
+        *counts.entry(p.ptype.name()).or_default() += 1;
+    }
+    let nmod = scene.prims.iter().filter(|p| p.ptype.is_modifier()).count();
+    println!(
+        "primitives: {} ({} modifiers, {} surfaces); mesh triangles: {}",
+        scene.prims.len(),
+        nmod,
+        scene.prims.len() - nmod,
+        scene.mesh_triangles()
+    );
+    println!("by type:");
+    for (t, n) in &counts {
+        println!("  {t:<12} {n:>10}");
+    }
+    if !scene.meshes.is_empty() {
+        println!("  {:<12} {:>10}", "(mesh tris)", scene.mesh_triangles());
+    }
+    match shapes.bounds() {
+        Some((lo, hi)) => {
+            let d = hi - lo;
+            println!(
+                "bounding box: ({:.4}, {:.4}, {:.4}) to ({:.4}, {:.4}, {:.4}); size {:.4} x {:.4} x {:.4}",
+                lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, d.x, d.y, d.z
+            );
+        }
+        None => println!("bounding box: none (no surfaces)"),
+    }
+    let lights = scene.prims.iter().filter(|p| p.ptype.is_light()).count();
+    println!(
+        "distant sources: {}; light-emitting modifiers: {lights}",
+        shapes.sources.len()
+    );
+    let unused = unused_modifiers(&scene);
+    println!("unused modifiers: {}", unused.len());
+    for &i in &unused {
+        let p = scene.prim(i);
+        println!("  {}: {} \"{}\"", p.loc, p.ptype.name(), p.name);
+    }
+    let degenerate = shapes
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Degenerate)
+        .count();
+    println!(
+        "suspect geometry: {} ({} degenerate, dropped as RADIANCE drops them)",
+        shapes.findings.len(),
+        degenerate
+    );
+    for f in &shapes.findings {
+        println!("  {f}");
+    }
+    let instances = scene
+        .prims
+        .iter()
+        .filter(|p| matches!(p.ptype, PrimType::Instance | PrimType::Mesh))
+        .count();
+    if instances > 0 {
+        println!("note: {instances} instance/mesh primitive(s) refer to RADIANCE binary files daylit does not read");
+    }
+    Ok(if degenerate > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
