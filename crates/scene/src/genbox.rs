@@ -71,6 +71,20 @@ pub fn genbox(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
         ("6457", 2, true),
     ];
     for (label, axis, high) in FACES {
+        if inset == 0.0 {
+            // Plain box: corners in RADIANCE's order; -i takes the opposite corner of each
+            // (a point reflection through the centre), which turns every face inward.
+            let quad = label
+                .bytes()
+                .map(|d| {
+                    let c = u32::from(d - b'0');
+                    let c = if inward { 7 - c } else { c };
+                    DVec3::from_array(std::array::from_fn(|ax| if c >> ax & 1 == 1 { size[ax] } else { 0.0 }))
+                })
+                .collect();
+            g.push_polygon(label, quad);
+            continue;
+        }
         let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
         let corner = |a: f64, b: f64| {
             let mut p = DVec3::ZERO;
@@ -163,6 +177,10 @@ impl Gen<'_> {
         if (n.dot(out_dir) < 0.0) != self.inward {
             v.reverse();
         }
+        self.push_polygon(label, v);
+    }
+
+    fn push_polygon(&mut self, label: &str, v: Vec<DVec3>) {
         let f = v.iter().flat_map(|p| p.to_array()).collect();
         self.push(PrimType::Polygon, label, f);
     }
