@@ -81,7 +81,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let (t_an, _) = time(&any);
     let n = rays.len() as f64 / 1e6;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s", accel.shapes().len(), t_load + t_build)?;
+    writeln!(out, "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s", accel.len(), t_load + t_build)?;
     writeln!(out, "rays {}  hits {hits}  threads {}", rays.len(), rayon::current_num_threads())?;
     writeln!(out, "closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s", n / t_c1, n / t_cn)?;
     writeln!(out, "any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s", n / t_a1, n / t_an)?;

@@ -1,0 +1,589 @@
+//! Bounding volume hierarchy over [`Shape`]s: obvhs PLOC build with reinsertion, converted
+//! to a compressed 8-wide BVH (CWBVH) traversed with SIMD, or kept as a BVH2.
+//!
+//! Precision: the tree is `f32`, the shapes `f64`. Boxes are expressed relative to the
+//! scene centre and padded outward by a margin proportional to the scene's size; each ray
+//! is clipped to the scene box in `f64` and restarted just before its entry point, so its
+//! `f32` origin error, direction error and slab-test rounding all stay far below that
+//! margin. A box that the exact ray touches is therefore never culled; every primitive is
+//! then tested exactly in `f64` against the caller's ray.
+
+use std::cmp::Ordering;
+
+use glam::{UVec2, Vec3A};
+use obvhs::{
+    aabb::Aabb,
+    bvh2::{leaf_collapser::collapse, reinsertion::ReinsertionOptimizer, Bvh2},
+    cwbvh::{bvh2_to_cwbvh::bvh2_to_cwbvh, CwBvh},
+    ploc::{PlocBuilder, PlocSearchDistance, SortPrecision},
+    ray::{Ray as Ray32, RayHit},
+    splits::split_aabbs_preset,
+    triangle::Triangle as Tri32,
+};
+use rayon::prelude::*;
+
+use crate::{DVec3, Ray, Shape};
+
+/// Deepest CWBVH that obvhs's fixed traversal stack handles; deeper trees use the BVH2.
+const CWBVH_MAX_DEPTH: usize = 30;
+
+/// The closest intersection found by a query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// Distance along the ray.
+    pub t: f64,
+    /// Index of the shape in the vector given to [`Accel::build`].
+    pub prim: u32,
+    /// `origin + t * dir`.
+    pub point: DVec3,
+    /// Unit surface normal in RADIANCE orientation (not flipped toward the ray).
+    pub normal: DVec3,
+}
+
+/// Tree layout used for traversal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BvhLayout {
+    /// Compressed 8-wide BVH, SIMD node tests (default; see BVH_CHOICE.md).
+    Cwbvh,
+    /// Binary BVH with collapsed leaves.
+    Bvh2,
+}
+
+/// Build parameters. [`AccelOptions::default`] is the measured choice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AccelOptions {
+    /// Tree layout.
+    pub layout: BvhLayout,
+    /// Largest leaf (CWBVH clamps to 1..=3, BVH2 to 1..=255).
+    pub max_prims_per_leaf: u32,
+    /// Split large triangles' boxes before building (triangles only).
+    pub pre_split: bool,
+    /// PLOC neighbour search: 0 minimum … 3 high.
+    pub search: u8,
+    /// Fraction of nodes re-inserted after PLOC (0 disables).
+    pub reinsertion: f32,
+}
+
+impl Default for AccelOptions {
+    fn default() -> Self {
+        AccelOptions {
+            layout: BvhLayout::Cwbvh,
+            max_prims_per_leaf: 3,
+            pre_split: false,
+            search: 2,
+            reinsertion: 0.05,
+        }
+    }
+}
+
+enum Tree {
+    Empty,
+    Cw(CwBvh),
+    Bin(Bvh2),
+}
+
+/// A hierarchy over shapes answering closest-hit and any-hit queries. `Send + Sync`.
+pub struct Accel {
+    /// Shapes in tree order, so that a leaf's shapes sit next to each other in memory.
+    shapes: Vec<Shape>,
+    /// For each shape in tree order, its index in the vector given to [`Accel::build`]
+    /// (empty: the same order).
+    orig: Vec<u32>,
+    /// Inverse of `orig`.
+    pos: Vec<u32>,
+    tree: Tree,
+    /// Scene bounds (union of shape bounds), world coordinates.
+    lo: DVec3,
+    hi: DVec3,
+    /// Origin of the local frame in which the `f32` tree lives.
+    center: DVec3,
+    /// Outward padding of every box, local units.
+    pad: f64,
+    /// Half extents of the padded clip box around `center`.
+    clip: DVec3,
+    layout: BvhLayout,
+}
+
+/// Ray prepared for the `f32` tree: `t_world = ts + t_local`.
+struct Prepared {
+    ray32: Ray32,
+    ts: f64,
+}
+
+impl Accel {
+    /// Builds the hierarchy in parallel with the default options.
+    pub fn build(shapes: Vec<Shape>) -> Accel {
+        Accel::build_with(shapes, AccelOptions::default())
+    }
+
+    /// Builds the hierarchy in parallel with explicit options.
+    pub fn build_with(shapes: Vec<Shape>, opts: AccelOptions) -> Accel {
+        let bounds: Vec<(DVec3, DVec3)> = shapes.par_iter().map(Shape::bounds).collect();
+        let (lo, hi) = bounds.par_iter().copied().reduce(
+            || (DVec3::INFINITY, DVec3::NEG_INFINITY),
+            |a, b| (a.0.min(b.0), a.1.max(b.1)),
+        );
+        let mut accel = Accel {
+            shapes,
+            orig: Vec::new(),
+            pos: Vec::new(),
+            tree: Tree::Empty,
+            lo,
+            hi,
+            center: DVec3::ZERO,
+            pad: 0.0,
+            clip: DVec3::ZERO,
+            layout: opts.layout,
+        };
+        if accel.shapes.is_empty() {
+            return accel;
+        }
+        let center = (lo + hi) * 0.5;
+        let half = ((hi - lo) * 0.5).max_element();
+        // 2^-17 of the scene size is ~128 f32 ulps: far above every f32 error in the
+        // traversal, far below any size that matters for culling efficiency.
+        let pad = (half * (1.0 / 131072.0)).max(1e-9);
+        accel.center = center;
+        accel.pad = pad;
+        accel.clip = (hi - lo) * 0.5 + DVec3::splat(2.0 * pad);
+
+        let to_aabb = |(a, b): (DVec3, DVec3)| {
+            let a = a - center - DVec3::splat(pad);
+            let b = b - center + DVec3::splat(pad);
+            Aabb::new(
+                Vec3A::new(down(a.x), down(a.y), down(a.z)),
+                Vec3A::new(up(b.x), up(b.y), up(b.z)),
+            )
+        };
+        let mut aabbs: Vec<Aabb> = bounds.par_iter().map(|b| to_aabb(*b)).collect();
+        let mut indices: Vec<u32> = (0..aabbs.len() as u32).collect();
+        if opts.pre_split {
+            accel.pre_split(&mut aabbs, &mut indices);
+        }
+        let search = match opts.search {
+            0 => PlocSearchDistance::Minimum,
+            1 => PlocSearchDistance::Low,
+            2 => PlocSearchDistance::Medium,
+            _ => PlocSearchDistance::High,
+        };
+        let mut bvh2 = PlocBuilder::with_capacity(aabbs.len()).build(
+            search,
+            &aabbs,
+            indices,
+            SortPrecision::U64,
+            if opts.search >= 2 { 3 } else { 2 },
+        );
+        bvh2.uses_spatial_splits = opts.pre_split;
+        let mut reinsertion = ReinsertionOptimizer::default();
+        if opts.reinsertion > 0.0 {
+            reinsertion.run(&mut bvh2, opts.reinsertion, None);
+        }
+        let use_cw = opts.layout == BvhLayout::Cwbvh;
+        if use_cw {
+            let cw = bvh2_to_cwbvh(&bvh2, opts.max_prims_per_leaf.clamp(1, 3), true, false);
+            if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH {
+                accel.tree = Tree::Cw(cw);
+                accel.reorder();
+                return accel;
+            }
+            // Degenerate nesting: fall back to the BVH2, whose stack grows as needed.
+            accel.layout = BvhLayout::Bvh2;
+        }
+        collapse(&mut bvh2, opts.max_prims_per_leaf.clamp(1, 255), 3.0);
+        if opts.reinsertion > 0.0 {
+            reinsertion.run(&mut bvh2, opts.reinsertion * 2.0, None);
+        }
+        bvh2.max_depth = bvh2_depth(&bvh2) + 1;
+        accel.tree = Tree::Bin(bvh2);
+        accel.reorder();
+        accel
+    }
+
+    /// Puts the shapes in the order the tree's leaves refer to them (when every shape is
+    /// referred to exactly once, i.e. without pre-splits): incoherent rays then touch one
+    /// cache line run per leaf instead of scattered shapes.
+    fn reorder(&mut self) {
+        let idx = match &mut self.tree {
+            Tree::Cw(b) => &mut b.primitive_indices,
+            Tree::Bin(b) => &mut b.primitive_indices,
+            Tree::Empty => return,
+        };
+        let n = self.shapes.len();
+        if idx.len() != n {
+            return;
+        }
+        let mut seen = vec![false; n];
+        if !idx.iter().all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true)) {
+            return;
+        }
+        let mut slots: Vec<Option<Shape>> = std::mem::take(&mut self.shapes).into_iter().map(Some).collect();
+        self.shapes = idx.iter().filter_map(|&o| slots[o as usize].take()).collect();
+        let mut pos = vec![0u32; n];
+        for (k, &o) in idx.iter().enumerate() {
+            pos[o as usize] = k as u32;
+        }
+        self.orig = std::mem::replace(idx, (0..n as u32).collect());
+        self.pos = pos;
+    }
+
+    /// The index given to [`Accel::build`] of the shape at tree position `k`.
+    #[inline]
+    fn original(&self, k: u32) -> u32 {
+        if self.orig.is_empty() {
+            k
+        } else {
+            self.orig[k as usize]
+        }
+    }
+
+    /// Splits the boxes of large triangles (obvhs's tuned preset), padded like the rest.
+    fn pre_split(&self, aabbs: &mut Vec<Aabb>, indices: &mut Vec<u32>) {
+        let tri_ids: Vec<u32> = (0..self.shapes.len() as u32)
+            .filter(|&i| matches!(self.shapes[i as usize], Shape::Triangle(_)))
+            .collect();
+        if tri_ids.is_empty() {
+            return;
+        }
+        let tris: Vec<Tri32> = tri_ids
+            .par_iter()
+            .map(|&i| {
+                let Shape::Triangle(t) = &self.shapes[i as usize] else {
+                    unreachable!("filtered to triangles")
+                };
+                let v = t.vertices().map(|p| (p - self.center).as_vec3a());
+                Tri32 {
+                    v0: v[0],
+                    v1: v[1],
+                    v2: v[2],
+                }
+            })
+            .collect();
+        // The splitter expects boxes tight to its triangles (a split plane outside the
+        // triangle would leave an empty box), so split those and pad afterwards.
+        let mut tri_boxes: Vec<Aabb> = tris
+            .iter()
+            .map(|t| Aabb::from_points(&[t.v0, t.v1, t.v2]))
+            .collect();
+        let (mut largest, mut avg) = (0.0f32, 0.0f32);
+        for b in &tri_boxes {
+            largest = largest.max(b.half_area());
+            avg += b.half_area();
+        }
+        avg /= tri_boxes.len() as f32;
+        let mut local: Vec<u32> = (0..tri_ids.len() as u32).collect();
+        split_aabbs_preset(&mut tri_boxes, &mut local, &tris, avg, largest);
+        let pad = Vec3A::splat(self.pad as f32 * 2.0);
+        // obvhs maps a leaf back through `indices[leaf index]`, which only works while
+        // slot i of the first n holds primitive i: keep those slots, append the extra pieces.
+        let mut out_boxes = aabbs.clone();
+        let mut out_idx: Vec<u32> = (0..aabbs.len() as u32).collect();
+        for (slot, (b, l)) in tri_boxes.iter().zip(&local).enumerate() {
+            let id = tri_ids[*l as usize];
+            let orig = aabbs[id as usize];
+            // Split boxes are tight to the f32 triangle: pad them (never beyond the
+            // original padded box, which already bounds the exact triangle).
+            let valid = b.min.cmple(b.max).all();
+            let padded = Aabb::new((b.min - pad).max(orig.min), (b.max + pad).min(orig.max));
+            if slot < tri_ids.len() {
+                if valid {
+                    out_boxes[id as usize] = padded;
+                }
+            } else if valid {
+                out_boxes.push(padded);
+                out_idx.push(id);
+            }
+        }
+        *aabbs = out_boxes;
+        *indices = out_idx;
+    }
+
+    /// Number of shapes.
+    pub fn len(&self) -> usize {
+        self.shapes.len()
+    }
+
+    /// True when there are no shapes.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    /// The shape with this index (its position in the vector given to [`Accel::build`],
+    /// as in [`Hit::prim`]).
+    pub fn shape(&self, prim: u32) -> &Shape {
+        let k = if self.pos.is_empty() { prim } else { self.pos[prim as usize] };
+        &self.shapes[k as usize]
+    }
+
+    /// Scene bounds (min, max); inverted (min > max) when empty.
+    pub fn bounds(&self) -> (DVec3, DVec3) {
+        (self.lo, self.hi)
+    }
+
+    /// Layout actually used (a CWBVH too deep for its stack falls back to BVH2).
+    pub fn layout(&self) -> BvhLayout {
+        self.layout
+    }
+
+    /// Closest hit with `tmin < t < tmax`. Ties in `t` go to the lower primitive index.
+    pub fn closest_hit(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Hit> {
+        self.closest_hit_filtered(ray, tmin, tmax, |_| true)
+    }
+
+    /// As [`Accel::closest_hit`], ignoring primitives for which `filter` returns false.
+    /// The filter may be called more than once for a primitive.
+    pub fn closest_hit_filtered(
+        &self,
+        ray: &Ray,
+        tmin: f64,
+        tmax: f64,
+        mut filter: impl FnMut(u32) -> bool,
+    ) -> Option<Hit> {
+        let p = self.prepare(ray, tmin, tmax)?;
+        let mut best_t = tmax;
+        let mut best: Option<(u32, DVec3)> = None;
+        let pad32 = self.pad as f32;
+        let ts = p.ts;
+        // Tests one primitive; returns the new f32 culling distance if it became closest.
+        let mut test = |k: u32| -> Option<f32> {
+            let prim = self.original(k);
+            if !filter(prim) {
+                return None;
+            }
+            // Next representable above best_t so that exact ties are seen.
+            let lim = if best.is_some() {
+                best_t.next_up()
+            } else {
+                best_t
+            };
+            let (t, n) = self.shapes[k as usize].intersect(ray, tmin, lim)?;
+            let better = match best {
+                None => true,
+                Some((bp, _)) => t < best_t || (t == best_t && prim < bp),
+            };
+            if !better {
+                return None;
+            }
+            best_t = t;
+            best = Some((prim, n));
+            Some(((t - ts) as f32) * (1.0 + 1.0 / 65536.0) + pad32)
+        };
+        match &self.tree {
+            Tree::Empty => {}
+            Tree::Cw(bvh) => {
+                let mut r = p.ray32;
+                let mut state = bvh.new_traversal(r.direction);
+                let mut node;
+                obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
+                    let prim = bvh.primitive_indices[state.primitive_id as usize];
+                    if let Some(tm) = test(prim) {
+                        r.tmax = r.tmax.min(tm);
+                    }
+                });
+            }
+            Tree::Bin(bvh) => {
+                obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
+                    bvh.ray_traverse_dynamic(
+                        &mut stack,
+                        p.ray32,
+                        &mut RayHit::none(),
+                        |node, r, _| {
+                            for i in node.first_index..node.first_index + node.prim_count {
+                                let prim = bvh.primitive_indices[i as usize];
+                                if let Some(tm) = test(prim) {
+                                    r.tmax = r.tmax.min(tm);
+                                }
+                            }
+                            true
+                        },
+                    );
+                });
+            }
+        }
+        best.map(|(prim, normal)| Hit {
+            t: best_t,
+            prim,
+            point: ray.at(best_t),
+            normal,
+        })
+    }
+
+    /// True if anything is hit with `tmin < t < tmax` (shadow query; stops at the first).
+    pub fn any_hit(&self, ray: &Ray, tmin: f64, tmax: f64) -> bool {
+        self.any_hit_filtered(ray, tmin, tmax, |_| true)
+    }
+
+    /// As [`Accel::any_hit`], ignoring primitives for which `filter` returns false.
+    pub fn any_hit_filtered(
+        &self,
+        ray: &Ray,
+        tmin: f64,
+        tmax: f64,
+        mut filter: impl FnMut(u32) -> bool,
+    ) -> bool {
+        let Some(p) = self.prepare(ray, tmin, tmax) else {
+            return false;
+        };
+        let mut test = |k: u32| {
+            filter(self.original(k)) && self.shapes[k as usize].intersect(ray, tmin, tmax).is_some()
+        };
+        match &self.tree {
+            Tree::Empty => false,
+            Tree::Cw(bvh) => {
+                let r = p.ray32;
+                let mut state = bvh.new_traversal(r.direction);
+                let mut node;
+                let mut found = false;
+                obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
+                    if test(bvh.primitive_indices[state.primitive_id as usize]) {
+                        found = true;
+                        break;
+                    }
+                });
+                found
+            }
+            Tree::Bin(bvh) => {
+                let mut found = false;
+                obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
+                    bvh.ray_traverse_dynamic(
+                        &mut stack,
+                        p.ray32,
+                        &mut RayHit::none(),
+                        |node, _, _| {
+                            for i in node.first_index..node.first_index + node.prim_count {
+                                if test(bvh.primitive_indices[i as usize]) {
+                                    found = true;
+                                    return false;
+                                }
+                            }
+                            true
+                        },
+                    );
+                });
+                found
+            }
+        }
+    }
+
+    /// Clips the ray to the padded scene box in `f64` and makes the `f32` traversal ray,
+    /// starting a little before the entry point so that every hit lies at local t > 0.
+    #[inline]
+    fn prepare(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Prepared> {
+        // Written so that NaN limits give no hit.
+        if matches!(self.tree, Tree::Empty) || tmin.partial_cmp(&tmax) != Some(Ordering::Less) {
+            return None;
+        }
+        let o = ray.origin - self.center;
+        let (mut t0, mut t1) = (tmin, tmax);
+        for i in 0..3 {
+            let (oi, di, ci) = (o[i], ray.dir[i], self.clip[i]);
+            if di == 0.0 {
+                if oi < -ci || oi > ci {
+                    return None;
+                }
+            } else {
+                let inv = 1.0 / di;
+                let (mut a, mut b) = ((-ci - oi) * inv, (ci - oi) * inv);
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                t0 = t0.max(a);
+                t1 = t1.min(b);
+            }
+        }
+        if t0.partial_cmp(&t1).is_none_or(|o| o == Ordering::Greater) {
+            return None;
+        }
+        // obvhs culls boxes ending before t = f32::EPSILON; back off well past that.
+        let ts = t0 - (self.pad + 1e-6);
+        let org = o + ray.dir * ts;
+        // +0.0 turns -0.0 into +0.0: obvhs takes the octant from `< 0` and the inverse from
+        // the sign bit, which disagree for negative zero.
+        let dir = ray.dir.as_vec3a() + Vec3A::ZERO;
+        let span = ((t1 - ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad as f32;
+        Some(Prepared {
+            ray32: Ray32::new(org.as_vec3a(), dir, 0.0, span),
+            ts,
+        })
+    }
+}
+
+/// Closest hit by testing every shape (reference for tests). Same tie rule as
+/// [`Accel::closest_hit`]: equal `t` goes to the lower index.
+pub fn brute_force_closest(shapes: &[Shape], ray: &Ray, tmin: f64, tmax: f64) -> Option<Hit> {
+    let mut best: Option<Hit> = None;
+    for (i, s) in shapes.iter().enumerate() {
+        let lim = best.map_or(tmax, |b| b.t);
+        if let Some((t, n)) = s.intersect(ray, tmin, lim) {
+            best = Some(Hit {
+                t,
+                prim: i as u32,
+                point: ray.at(t),
+                normal: n,
+            });
+        }
+    }
+    best
+}
+
+/// Largest `f32` not above `x`.
+fn down(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) > x {
+        f.next_down()
+    } else {
+        f
+    }
+}
+
+/// Smallest `f32` not below `x`.
+fn up(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) < x {
+        f.next_up()
+    } else {
+        f
+    }
+}
+
+/// Depth of a CWBVH (iterative: the tree may be deep when degenerate).
+fn cwbvh_depth(bvh: &CwBvh) -> usize {
+    if bvh.nodes.is_empty() {
+        return 0;
+    }
+    let mut max = 0;
+    let mut stack = vec![(0usize, 1usize)];
+    while let Some((n, d)) = stack.pop() {
+        max = max.max(d);
+        let node = &bvh.nodes[n];
+        for j in 0..node.imask.count_ones() as usize {
+            stack.push((node.child_base_idx as usize + j, d + 1));
+        }
+    }
+    max
+}
+
+/// Depth of a BVH2 (iterative).
+fn bvh2_depth(bvh: &Bvh2) -> usize {
+    if bvh.nodes.is_empty() {
+        return 0;
+    }
+    let mut max = 0;
+    let mut stack = vec![(0usize, 1usize)];
+    while let Some((n, d)) = stack.pop() {
+        max = max.max(d);
+        let node = &bvh.nodes[n];
+        if !node.is_leaf() {
+            stack.push((node.first_index as usize, d + 1));
+            stack.push((node.first_index as usize + 1, d + 1));
+        }
+    }
+    max
+}
+
+#[allow(dead_code)]
+fn _assert_send_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Accel>();
+    check::<Shape>();
+    let _ = UVec2::ZERO;
+}
