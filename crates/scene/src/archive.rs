@@ -19,7 +19,7 @@ pub fn is_archive(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC.as_bytes()) && bytes.get(MAGIC.len()) == Some(&b'\n')
 }
 
-/// The header lines of a binary scene file (between the magic line and the blank line).
+/// The header lines of a binary scene file (from the magic line up to the blank line).
 pub fn header_lines(bytes: &[u8]) -> Result<Vec<String>, String> {
     let (lines, _) = split_header(bytes)?;
     Ok(lines)

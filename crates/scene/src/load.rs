@@ -37,6 +37,10 @@ impl Default for LoadOptions {
 /// Nesting limit for commands that read files that run commands…
 const MAX_DEPTH: usize = 32;
 
+/// Largest number of copies one `xform` with arrays may make (a typo such as `-a 10000 -a
+/// 10000` should fail, not exhaust memory).
+const MAX_COPIES: u64 = 10_000_000;
+
 /// Reads all `inputs` in order into one scene. `-` reads standard input.
 pub fn load_scene(inputs: &[PathBuf], opts: &LoadOptions) -> Result<Scene> {
     let mut l = Loader {
@@ -314,6 +318,17 @@ fn xform(
     }
     // An array: the copies step by the transform after -a, numbered into the names.
     if let Some(ai) = args.iter().position(|a| a == "-a") {
+        let copies = args
+            .windows(2)
+            .filter(|w| w[0] == "-a")
+            .map(|w| w[1].parse::<u64>().unwrap_or(1))
+            .fold(1u64, u64::saturating_mul);
+        if copies > MAX_COPIES {
+            return Err(SceneError::at(
+                loc,
+                format!("xform: arrays of {copies} copies exceed the limit of {MAX_COPIES}"),
+            ));
+        }
         let n: usize = args
             .get(ai + 1)
             .and_then(|w| w.parse().ok())
