@@ -22,6 +22,9 @@ pub struct Args {
     /// Seed for the random rays.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Box for the ray origins, `xmin ymin zmin xmax ymax zmax` (default: the scene bounds).
+    #[arg(long, num_args = 6, allow_negative_numbers = true)]
+    origins: Option<Vec<f64>>,
     /// Also write the rays as RADIANCE rtrace input (binary float origin+direction, `-ff`).
     #[arg(long)]
     write_rays: Option<PathBuf>,
@@ -53,7 +56,10 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let t1 = Instant::now();
     let compiled = daylit_compile::compile(&scene);
     let t_build = t1.elapsed().as_secs_f64();
-    let (lo, hi) = compiled.accel.bounds();
+    let (lo, hi) = match &a.origins {
+        Some(b) => (DVec3::new(b[0], b[1], b[2]), DVec3::new(b[3], b[4], b[5])),
+        None => compiled.accel.bounds(),
+    };
     let rays = random_rays(lo, hi, a.rays, a.seed);
     if let Some(path) = &a.write_rays {
         let mut buf = Vec::with_capacity(rays.len() * 24);

@@ -30,14 +30,19 @@ pub fn unused_modifiers(scene: &Scene) -> Vec<u32> {
         .collect()
 }
 
-/// `daylit check`. Exits non-zero when geometry is degenerate (it would be dropped).
+/// `daylit check`. Exits non-zero when geometry is degenerate (it would be dropped) or a
+/// function file does not compile.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let opts = LoadOptions {
         allow_commands: a.scene.allow_commands,
         ..Default::default()
     };
     let scene = load_scene(&a.scene.files, &opts)?;
-    let shapes = daylit_compile::shapes(&scene);
+    let mut shapes = daylit_compile::shapes(&scene);
+    let mut env = daylit_cal::CalEnv::new();
+    shapes
+        .findings
+        .extend(daylit_compile::check_functions(&scene, &opts.raypath, &mut env));
 
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for p in &scene.prims {
@@ -79,15 +84,11 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         let p = scene.prim(i);
         println!("  {}: {} \"{}\"", p.loc, p.ptype.name(), p.name);
     }
-    let degenerate = shapes
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Degenerate)
-        .count();
+    let count = |s: Severity| shapes.findings.iter().filter(|f| f.severity == s).count();
+    let (degenerate, errors) = (count(Severity::Degenerate), count(Severity::Error));
     println!(
-        "suspect geometry: {} ({} degenerate, dropped as RADIANCE drops them)",
+        "problems: {} ({degenerate} degenerate surfaces, dropped as RADIANCE drops them; {errors} function errors)",
         shapes.findings.len(),
-        degenerate
     );
     for f in &shapes.findings {
         println!("  {f}");
@@ -100,7 +101,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     if instances > 0 {
         println!("note: {instances} instance/mesh primitive(s) refer to RADIANCE binary files daylit does not read");
     }
-    Ok(if degenerate > 0 {
+    Ok(if degenerate + errors > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

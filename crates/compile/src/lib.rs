@@ -2,6 +2,10 @@
 //! one [`Accel`] (BVH), distant `source`s are kept aside, and degenerate or doubtful geometry is
 //! reported with the place it was defined.
 
+mod functions;
+
+pub use functions::check_functions;
+
 use daylit_geometry::{Accel, Cone, DVec3, GeometryError, Polygon, Ring, Shape, Sphere, Triangle};
 use daylit_scene::{Loc, PrimId, PrimType, Scene};
 use rayon::prelude::*;
@@ -39,6 +43,8 @@ pub enum Severity {
     Warning,
     /// Cannot be traced; RADIANCE drops it with a warning.
     Degenerate,
+    /// Cannot be rendered: a function file or expression does not compile.
+    Error,
 }
 
 /// A doubtful primitive.
@@ -59,6 +65,7 @@ impl fmt::Display for Finding {
         let kind = match self.severity {
             Severity::Warning => "warning",
             Severity::Degenerate => "degenerate",
+            Severity::Error => "error",
         };
         write!(f, "{}: {kind}: {}: {}", self.loc, self.what, self.msg)
     }

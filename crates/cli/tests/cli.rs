@@ -1,0 +1,123 @@
+//! The `daylit` binary end to end: check, oconv, getinfo, the RADIANCE names, and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn daylit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_daylit"))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn office() -> Vec<PathBuf> {
+    ["examples/office/sky.rad", "examples/office/office.rad"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect()
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+fn run(cmd: &mut Command) -> (Output, String, String) {
+    let o = cmd.output().unwrap();
+    let (so, se) = (text(&o.stdout), text(&o.stderr));
+    (o, so, se)
+}
+
+#[test]
+fn check_reports_the_bundled_office() {
+    let (o, out, err) = run(daylit().arg("check").args(office()));
+    assert!(o.status.success(), "{err}");
+    // 7 room polygons + 6 desks and 6 pedestals of 6 faces each.
+    assert!(out.contains("  polygon              79"), "{out}");
+    assert!(out.contains("  source                3"), "{out}");
+    assert!(out.contains("bounding box: (-38.2000, -60.0000, -0.0100) to (41.8000, 20.0000, 2.8500)"), "{out}");
+    assert!(out.contains("unused modifiers: 0"), "{out}");
+}
+
+#[test]
+fn oconv_file_is_accepted_in_place_of_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let oct = dir.path().join("office.oct");
+    let (o, _, err) = run(daylit().arg("oconv").arg("-o").arg(&oct).args(office()));
+    assert!(o.status.success(), "{err}");
+    let (_, from_text, _) = run(daylit().arg("check").args(office()));
+    let (o, from_oct, err) = run(daylit().arg("check").arg(&oct));
+    assert!(o.status.success(), "{err}");
+    assert_eq!(from_text, from_oct);
+    let (o, info, _) = run(daylit().arg("getinfo").arg(&oct));
+    assert!(o.status.success());
+    assert!(info.contains("\t#?DAYLIT_SCENE\n") && info.contains("\toconv ") && info.contains("\tFORMAT=daylit_scene\n"), "{info}");
+    let (_, dims, _) = run(daylit().arg("getinfo").arg("-d").arg(&oct));
+    assert!(dims.ends_with("-38.2 -60 -0.01 80\n"), "{dims}");
+}
+
+#[test]
+fn answers_to_radiance_program_names() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["oconv", "getinfo", "rtrace"] {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), dir.path().join(name)).unwrap();
+    }
+    // RADIANCE's oconv writes the octree to standard output.
+    let (o, _, err) = run(Command::new(dir.path().join("oconv")).args(office()).arg("-w"));
+    assert!(o.status.success(), "{err}");
+    let oct = dir.path().join("o.oct");
+    std::fs::write(&oct, &o.stdout).unwrap();
+    let (o, info, _) = run(Command::new(dir.path().join("getinfo")).arg(&oct));
+    assert!(o.status.success() && info.starts_with(&format!("{}:\n\t#?DAYLIT_SCENE", oct.display())), "{info}");
+    let (o, _, err) = run(&mut Command::new(dir.path().join("rtrace")));
+    assert!(!o.status.success() && err.contains("rtrace is not implemented"), "{err}");
+}
+
+#[test]
+fn malformed_scene_fails_with_its_location() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.rad");
+    std::fs::write(&bad, "void plastic m 0 0 5 .5 .5 .5 0 0\n\nm polygon p 0 0 7 0 0 0 1 0 0 1\n").unwrap();
+    let (o, _, err) = run(daylit().arg("check").arg(&bad));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains(&format!("{}:3:1: polygon \"p\" takes a multiple of 3", bad.display())), "{err}");
+    // A failed oconv leaves an existing output untouched.
+    let out = dir.path().join("keep.oct");
+    std::fs::write(&out, "precious").unwrap();
+    let (o, _, _) = run(daylit().arg("oconv").arg("-o").arg(&out).arg(&bad));
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
+}
+
+#[test]
+fn degenerate_geometry_is_located_and_refused_unless_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("d.rad");
+    std::fs::write(
+        &f,
+        "void plastic m 0 0 5 .5 .5 .5 0 0\nm polygon line 0 0 9 0 0 0 1 1 1 2 2 2\nm sphere dot 0 0 4 0 0 0 0\nm sphere ok 0 0 4 0 0 0 1\n",
+    )
+    .unwrap();
+    let out = dir.path().join("d.oct");
+    let (o, _, err) = run(daylit().arg("oconv").arg("-o").arg(&out).arg(&f));
+    assert!(!o.status.success());
+    assert!(err.contains("d.rad:2:1: degenerate: polygon \"line\": zero area"), "{err}");
+    assert!(err.contains("d.rad:3:1: degenerate: sphere \"dot\""), "{err}");
+    assert!(!out.exists());
+    let (o, _, err) = run(daylit().arg("oconv").arg("--skip-degenerate").arg("-o").arg(&out).arg(&f));
+    assert!(o.status.success(), "{err}");
+    let (o, report, _) = run(daylit().arg("check").arg(&f));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(report.contains("2 degenerate surfaces"), "{report}");
+}
+
+#[test]
+fn function_file_errors_are_reported_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.cal"), "ok = 1;\nbroken = 2 * (3 + ;\n").unwrap();
+    std::fs::write(dir.path().join("s.rad"), "void brightfunc b 2 ok bad.cal 0 0\nvoid brightfunc c 2 nosuchvar skybright.cal 0 0\n").unwrap();
+    let (o, out, err) = run(daylit().current_dir(dir.path()).env("RAYPATH", ".").args(["check", "s.rad"]));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(out.contains("s.rad:1:1: error: brightfunc \"b\": function file:") && out.contains("bad.cal:2:"), "{out}");
+    assert!(out.contains("s.rad:2:1: error: brightfunc \"c\": expression \"nosuchvar\""), "{out}");
+}
