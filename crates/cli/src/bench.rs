@@ -78,18 +78,49 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         let hits = f();
         (t.elapsed().as_secs_f64(), hits)
     };
-    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().context("thread pool")?;
-    let closest = || rays.par_iter().filter(|r| accel.closest_hit(r, 0.0, f64::INFINITY).is_some()).count();
-    let any = || rays.par_iter().filter(|r| accel.any_hit(r, 0.0, f64::INFINITY)).count();
+    let single = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .context("thread pool")?;
+    let closest = || {
+        rays.par_iter()
+            .filter(|r| accel.closest_hit(r, 0.0, f64::INFINITY).is_some())
+            .count()
+    };
+    let any = || {
+        rays.par_iter()
+            .filter(|r| accel.any_hit(r, 0.0, f64::INFINITY))
+            .count()
+    };
     let (t_c1, hits) = single.install(|| time(&closest));
     let (t_cn, _) = time(&closest);
     let (t_a1, _) = single.install(|| time(&any));
     let (t_an, _) = time(&any);
     let n = rays.len() as f64 / 1e6;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s", accel.len(), t_load + t_build)?;
-    writeln!(out, "rays {}  hits {hits}  threads {}", rays.len(), rayon::current_num_threads())?;
-    writeln!(out, "closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s", n / t_c1, n / t_cn)?;
-    writeln!(out, "any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s", n / t_a1, n / t_an)?;
+    writeln!(
+        out,
+        "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s",
+        accel.len(),
+        t_load + t_build
+    )?;
+    writeln!(
+        out,
+        "rays {}  hits {hits}  threads {}",
+        rays.len(),
+        rayon::current_num_threads()
+    )?;
+    writeln!(
+        out,
+        "closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s",
+        n / t_c1,
+        n / t_cn
+    )?;
+    writeln!(
+        out,
+        "any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s",
+        n / t_a1,
+        n / t_an
+    )?;
     Ok(ExitCode::SUCCESS)
 }

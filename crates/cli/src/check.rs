@@ -17,12 +17,20 @@ pub struct Args {
 pub fn unused_modifiers(scene: &Scene) -> Vec<u32> {
     let mut used = vec![false; scene.prims.len()];
     for p in &scene.prims {
-        let refs = p.modifier.iter().chain(p.alias_of.iter()).chain(p.mod_refs.iter().flatten());
+        let refs = p
+            .modifier
+            .iter()
+            .chain(p.alias_of.iter())
+            .chain(p.mod_refs.iter().flatten());
         for &m in refs {
             used[m as usize] = true;
         }
     }
-    for m in scene.meshes.iter().flat_map(|m| m.modifiers.iter().flatten()) {
+    for m in scene
+        .meshes
+        .iter()
+        .flat_map(|m| m.modifiers.iter().flatten())
+    {
         used[*m as usize] = true;
     }
     (0..scene.prims.len() as u32)
@@ -40,9 +48,11 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let scene = load_scene(&a.scene.files, &opts)?;
     let mut shapes = daylit_compile::shapes(&scene);
     let mut env = daylit_cal::CalEnv::new();
-    shapes
-        .findings
-        .extend(daylit_compile::check_functions(&scene, &opts.raypath, &mut env));
+    shapes.findings.extend(daylit_compile::check_functions(
+        &scene,
+        &opts.raypath,
+        &mut env,
+    ));
 
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for p in &scene.prims {

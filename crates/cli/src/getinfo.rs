@@ -48,13 +48,21 @@ fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
     }
     // A picture: the resolution line follows the header.
     let rest = &bytes[start..];
-    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len()).min(64);
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(rest.len())
+        .min(64);
     Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
 }
 
 fn info_of(name: &str, bytes: &[u8], dims: bool, with_name: bool) -> anyhow::Result<()> {
     let (lines, start) = header(bytes).with_context(|| format!("{name}: no information header"))?;
-    let prefix = if with_name { format!("{name}: ") } else { String::new() };
+    let prefix = if with_name {
+        format!("{name}: ")
+    } else {
+        String::new()
+    };
     if dims {
         println!("{prefix}{}", dimensions(bytes, start)?);
     } else {
@@ -82,7 +90,11 @@ fn run_files(files: &[PathBuf], dims: bool) -> anyhow::Result<ExitCode> {
             failed = true;
         }
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// `daylit getinfo`.
@@ -93,7 +105,11 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 /// `getinfo` with RADIANCE's arguments: `[-d] [files]`, standard input when no file is given.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let dims = args.iter().any(|a| a == "-d");
-    let files: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with('-')).map(PathBuf::from).collect();
+    let files: Vec<PathBuf> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .collect();
     if files.is_empty() {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b)?;

@@ -13,12 +13,27 @@ use std::process::ExitCode;
 
 /// RADIANCE programs daylit answers to when called by their name.
 const MULTICALL: &[&str] = &[
-    "oconv", "getinfo", "rtrace", "rpict", "rcontrib", "rfluxmtx", "gensky", "gendaylit",
-    "gendaymtx", "dctimestep", "evalglare", "vwrays", "falsecolor",
+    "oconv",
+    "getinfo",
+    "rtrace",
+    "rpict",
+    "rcontrib",
+    "rfluxmtx",
+    "gensky",
+    "gendaylit",
+    "gendaymtx",
+    "dctimestep",
+    "evalglare",
+    "vwrays",
+    "falsecolor",
 ];
 
 #[derive(Parser)]
-#[command(name = "daylit", version, about = "Fast daylighting simulation that reads RADIANCE scenes")]
+#[command(
+    name = "daylit",
+    version,
+    about = "Fast daylighting simulation that reads RADIANCE scenes"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

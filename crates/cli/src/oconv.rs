@@ -51,9 +51,12 @@ fn compile_to(
         None => {
             let mut out = std::io::stdout().lock();
             if out.is_terminal() {
-                bail!("refusing to write a binary scene file to a terminal; use -o FILE or redirect");
+                bail!(
+                    "refusing to write a binary scene file to a terminal; use -o FILE or redirect"
+                );
             }
-            out.write_all(&bytes).context("cannot write to standard output")?;
+            out.write_all(&bytes)
+                .context("cannot write to standard output")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -69,9 +72,21 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         allow_commands: a.scene.allow_commands,
         ..Default::default()
     };
-    let files: Vec<String> = a.scene.files.iter().map(|f| f.display().to_string()).collect();
+    let files: Vec<String> = a
+        .scene
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect();
     let info = vec![format!("oconv {}", files.join(" ")), creator()];
-    compile_to(&a.scene.files, &opts, a.output.as_ref(), info, !a.skip_degenerate, true)
+    compile_to(
+        &a.scene.files,
+        &opts,
+        a.output.as_ref(),
+        info,
+        !a.skip_degenerate,
+        true,
+    )
 }
 
 /// `oconv` with RADIANCE's arguments: `[-f] [-w] [-i scene] [-b x y z size] [-n N] [-r N] files`,

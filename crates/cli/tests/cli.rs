@@ -35,7 +35,10 @@ fn check_reports_the_bundled_office() {
     // 7 room polygons + 6 desks and 6 pedestals of 6 faces each.
     assert!(out.contains("  polygon              79"), "{out}");
     assert!(out.contains("  source                3"), "{out}");
-    assert!(out.contains("bounding box: (-38.2000, -60.0000, -0.0100) to (41.8000, 20.0000, 2.8500)"), "{out}");
+    assert!(
+        out.contains("bounding box: (-38.2000, -60.0000, -0.0100) to (41.8000, 20.0000, 2.8500)"),
+        "{out}"
+    );
     assert!(out.contains("unused modifiers: 0"), "{out}");
 }
 
@@ -51,7 +54,12 @@ fn oconv_file_is_accepted_in_place_of_the_text() {
     assert_eq!(from_text, from_oct);
     let (o, info, _) = run(daylit().arg("getinfo").arg(&oct));
     assert!(o.status.success());
-    assert!(info.contains("\t#?DAYLIT_SCENE\n") && info.contains("\toconv ") && info.contains("\tFORMAT=daylit_scene\n"), "{info}");
+    assert!(
+        info.contains("\t#?DAYLIT_SCENE\n")
+            && info.contains("\toconv ")
+            && info.contains("\tFORMAT=daylit_scene\n"),
+        "{info}"
+    );
     let (_, dims, _) = run(daylit().arg("getinfo").arg("-d").arg(&oct));
     assert!(dims.ends_with("-38.2 -60 -0.01 80\n"), "{dims}");
 }
@@ -63,24 +71,42 @@ fn answers_to_radiance_program_names() {
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), dir.path().join(name)).unwrap();
     }
     // RADIANCE's oconv writes the octree to standard output.
-    let (o, _, err) = run(Command::new(dir.path().join("oconv")).args(office()).arg("-w"));
+    let (o, _, err) = run(Command::new(dir.path().join("oconv"))
+        .args(office())
+        .arg("-w"));
     assert!(o.status.success(), "{err}");
     let oct = dir.path().join("o.oct");
     std::fs::write(&oct, &o.stdout).unwrap();
     let (o, info, _) = run(Command::new(dir.path().join("getinfo")).arg(&oct));
-    assert!(o.status.success() && info.starts_with(&format!("{}:\n\t#?DAYLIT_SCENE", oct.display())), "{info}");
+    assert!(
+        o.status.success() && info.starts_with(&format!("{}:\n\t#?DAYLIT_SCENE", oct.display())),
+        "{info}"
+    );
     let (o, _, err) = run(&mut Command::new(dir.path().join("rtrace")));
-    assert!(!o.status.success() && err.contains("rtrace is not implemented"), "{err}");
+    assert!(
+        !o.status.success() && err.contains("rtrace is not implemented"),
+        "{err}"
+    );
 }
 
 #[test]
 fn malformed_scene_fails_with_its_location() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.rad");
-    std::fs::write(&bad, "void plastic m 0 0 5 .5 .5 .5 0 0\n\nm polygon p 0 0 7 0 0 0 1 0 0 1\n").unwrap();
+    std::fs::write(
+        &bad,
+        "void plastic m 0 0 5 .5 .5 .5 0 0\n\nm polygon p 0 0 7 0 0 0 1 0 0 1\n",
+    )
+    .unwrap();
     let (o, _, err) = run(daylit().arg("check").arg(&bad));
     assert_eq!(o.status.code(), Some(1));
-    assert!(err.contains(&format!("{}:3:1: polygon \"p\" takes a multiple of 3", bad.display())), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:3:1: polygon \"p\" takes a multiple of 3",
+            bad.display()
+        )),
+        "{err}"
+    );
     // A failed oconv leaves an existing output untouched.
     let out = dir.path().join("keep.oct");
     std::fs::write(&out, "precious").unwrap();
@@ -101,10 +127,21 @@ fn degenerate_geometry_is_located_and_refused_unless_skipped() {
     let out = dir.path().join("d.oct");
     let (o, _, err) = run(daylit().arg("oconv").arg("-o").arg(&out).arg(&f));
     assert!(!o.status.success());
-    assert!(err.contains("d.rad:2:1: degenerate: polygon \"line\": zero area"), "{err}");
-    assert!(err.contains("d.rad:3:1: degenerate: sphere \"dot\""), "{err}");
+    assert!(
+        err.contains("d.rad:2:1: degenerate: polygon \"line\": zero area"),
+        "{err}"
+    );
+    assert!(
+        err.contains("d.rad:3:1: degenerate: sphere \"dot\""),
+        "{err}"
+    );
     assert!(!out.exists());
-    let (o, _, err) = run(daylit().arg("oconv").arg("--skip-degenerate").arg("-o").arg(&out).arg(&f));
+    let (o, _, err) = run(daylit()
+        .arg("oconv")
+        .arg("--skip-degenerate")
+        .arg("-o")
+        .arg(&out)
+        .arg(&f));
     assert!(o.status.success(), "{err}");
     let (o, report, _) = run(daylit().arg("check").arg(&f));
     assert_eq!(o.status.code(), Some(1));
@@ -115,9 +152,23 @@ fn degenerate_geometry_is_located_and_refused_unless_skipped() {
 fn function_file_errors_are_reported_by_check() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.cal"), "ok = 1;\nbroken = 2 * (3 + ;\n").unwrap();
-    std::fs::write(dir.path().join("s.rad"), "void brightfunc b 2 ok bad.cal 0 0\nvoid brightfunc c 2 nosuchvar skybright.cal 0 0\n").unwrap();
-    let (o, out, err) = run(daylit().current_dir(dir.path()).env("RAYPATH", ".").args(["check", "s.rad"]));
+    std::fs::write(
+        dir.path().join("s.rad"),
+        "void brightfunc b 2 ok bad.cal 0 0\nvoid brightfunc c 2 nosuchvar skybright.cal 0 0\n",
+    )
+    .unwrap();
+    let (o, out, err) = run(daylit()
+        .current_dir(dir.path())
+        .env("RAYPATH", ".")
+        .args(["check", "s.rad"]));
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(out.contains("s.rad:1:1: error: brightfunc \"b\": function file:") && out.contains("bad.cal:2:"), "{out}");
-    assert!(out.contains("s.rad:2:1: error: brightfunc \"c\": expression \"nosuchvar\""), "{out}");
+    assert!(
+        out.contains("s.rad:1:1: error: brightfunc \"b\": function file:")
+            && out.contains("bad.cal:2:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("s.rad:2:1: error: brightfunc \"c\": expression \"nosuchvar\""),
+        "{out}"
+    );
 }

@@ -22,7 +22,9 @@ fn expression_args(t: PrimType) -> &'static [usize] {
 pub fn check_functions(scene: &Scene, raypath: &RayPath, env: &mut CalEnv) -> Vec<Finding> {
     let mut out = Vec::new();
     for p in scene.prims.iter().filter(|p| p.ptype.is_modifier()) {
-        let Some(fi) = p.ptype.funcfile_index() else { continue };
+        let Some(fi) = p.ptype.funcfile_index() else {
+            continue;
+        };
         let file = &p.sargs[fi];
         let what = format!("{} \"{}\"", p.ptype.name(), p.name);
         let mut fail = |msg: String| {

@@ -140,7 +140,10 @@ pub struct Shapes {
 impl Shapes {
     /// Axis-aligned bounds of all shapes, or `None` for a scene without surfaces.
     pub fn bounds(&self) -> Option<(DVec3, DVec3)> {
-        self.shapes.iter().map(Shape::bounds).reduce(|(a0, a1), (b0, b1)| (a0.min(b0), a1.max(b1)))
+        self.shapes
+            .iter()
+            .map(Shape::bounds)
+            .reduce(|(a0, a1), (b0, b1)| (a0.min(b0), a1.max(b1)))
     }
 }
 
@@ -226,7 +229,10 @@ pub fn shapes(scene: &Scene) -> Shapes {
             match t {
                 Ok(t) => {
                     shapes.push(Shape::Triangle(t));
-                    origins.push(Origin::MeshTri { mesh: mi as u32, tri: ti });
+                    origins.push(Origin::MeshTri {
+                        mesh: mi as u32,
+                        tri: ti,
+                    });
                 }
                 Err(_) => bad += 1,
             }

@@ -213,11 +213,20 @@ impl Accel {
             return;
         }
         let mut seen = vec![false; n];
-        if !idx.iter().all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true)) {
+        if !idx
+            .iter()
+            .all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true))
+        {
             return;
         }
-        let mut slots: Vec<Option<Shape>> = std::mem::take(&mut self.shapes).into_iter().map(Some).collect();
-        self.shapes = idx.iter().filter_map(|&o| slots[o as usize].take()).collect();
+        let mut slots: Vec<Option<Shape>> = std::mem::take(&mut self.shapes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.shapes = idx
+            .iter()
+            .filter_map(|&o| slots[o as usize].take())
+            .collect();
         let mut pos = vec![0u32; n];
         for (k, &o) in idx.iter().enumerate() {
             pos[o as usize] = k as u32;
@@ -310,7 +319,11 @@ impl Accel {
     /// The shape with this index (its position in the vector given to [`Accel::build`],
     /// as in [`Hit::prim`]).
     pub fn shape(&self, prim: u32) -> &Shape {
-        let k = if self.pos.is_empty() { prim } else { self.pos[prim as usize] };
+        let k = if self.pos.is_empty() {
+            prim
+        } else {
+            self.pos[prim as usize]
+        };
         &self.shapes[k as usize]
     }
 

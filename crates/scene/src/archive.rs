@@ -64,7 +64,12 @@ pub fn encode(scene: &Scene, info: &[String]) -> Vec<u8> {
     body.u64(scene.prims.len() as u64);
     for p in &scene.prims {
         body.u32(p.modifier.unwrap_or(NONE));
-        body.u32(PrimType::ALL.iter().position(|&t| t == p.ptype).unwrap_or(0) as u32);
+        body.u32(
+            PrimType::ALL
+                .iter()
+                .position(|&t| t == p.ptype)
+                .unwrap_or(0) as u32,
+        );
         body.str(&p.name);
         body.u64(p.sargs.len() as u64);
         p.sargs.iter().for_each(|s| body.str(s));
@@ -83,7 +88,12 @@ pub fn encode(scene: &Scene, info: &[String]) -> Vec<u8> {
         body.f32s(&m.normals.iter().flatten().copied().collect::<Vec<_>>());
         body.u32s(&m.triangles.iter().flatten().copied().collect::<Vec<_>>());
         body.u32s(&m.tri_modifier);
-        body.u32s(&m.modifiers.iter().map(|x| x.unwrap_or(NONE)).collect::<Vec<_>>());
+        body.u32s(
+            &m.modifiers
+                .iter()
+                .map(|x| x.unwrap_or(NONE))
+                .collect::<Vec<_>>(),
+        );
     }
     // The source table goes first so that decoding can build locations as it goes.
     w.u64(table.len() as u64);
@@ -133,7 +143,9 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
         return Err("scene file checksum mismatch (the file is damaged)".into());
     }
     let n_src = r.count(1)?;
-    let table: Vec<Arc<str>> = (0..n_src).map(|_| r.str().map(Arc::from)).collect::<Result<_, _>>()?;
+    let table: Vec<Arc<str>> = (0..n_src)
+        .map(|_| r.str().map(Arc::from))
+        .collect::<Result<_, _>>()?;
     let n = r.count(20)?;
     let mut prims = Vec::with_capacity(n);
     let id = |v: u32, limit: usize| -> Result<Option<PrimId>, String> {
@@ -146,13 +158,17 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
     for i in 0..n {
         let modifier = id(r.u32()?, i)?;
         let t = r.u32()? as usize;
-        let ptype = *PrimType::ALL.get(t).ok_or("damaged scene file (unknown type)")?;
+        let ptype = *PrimType::ALL
+            .get(t)
+            .ok_or("damaged scene file (unknown type)")?;
         let name = r.str()?;
         let ns = r.count(8)?;
         let sargs = (0..ns).map(|_| r.str()).collect::<Result<_, _>>()?;
         let fargs = r.f64s()?;
         let nr = r.count(4)?;
-        let mod_refs = (0..nr).map(|_| r.u32().and_then(|v| id(v, i))).collect::<Result<_, _>>()?;
+        let mod_refs = (0..nr)
+            .map(|_| r.u32().and_then(|v| id(v, i)))
+            .collect::<Result<_, _>>()?;
         let alias_of = id(r.u32()?, i)?;
         let src = table
             .get(r.u32()? as usize)
@@ -179,11 +195,16 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
         let t = r.u32s()?;
         let tri_modifier = r.u32s()?;
         let mods = r.u32s()?;
-        if v.len() % 3 != 0 || nv.len() % 3 != 0 || t.len() % 3 != 0 || tri_modifier.len() * 3 != t.len() {
+        if v.len() % 3 != 0
+            || nv.len() % 3 != 0
+            || t.len() % 3 != 0
+            || tri_modifier.len() * 3 != t.len()
+        {
             return Err("damaged scene file (mesh arrays disagree)".into());
         }
         let nverts = (v.len() / 3) as u32;
-        if t.iter().any(|&k| k >= nverts) || tri_modifier.iter().any(|&k| k as usize >= mods.len()) {
+        if t.iter().any(|&k| k >= nverts) || tri_modifier.iter().any(|&k| k as usize >= mods.len())
+        {
             return Err("damaged scene file (mesh index out of range)".into());
         }
         meshes.push(Mesh {
@@ -192,7 +213,10 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
             normals: nv.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
             triangles: t.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
             tri_modifier,
-            modifiers: mods.into_iter().map(|m| id(m, n)).collect::<Result<_, _>>()?,
+            modifiers: mods
+                .into_iter()
+                .map(|m| id(m, n))
+                .collect::<Result<_, _>>()?,
         });
     }
     if !r.b.is_empty() {
@@ -219,11 +243,13 @@ impl Writer {
     }
     fn f64s(&mut self, v: &[f64]) {
         self.u64(v.len() as u64);
-        v.iter().for_each(|x| self.buf.extend_from_slice(&x.to_le_bytes()));
+        v.iter()
+            .for_each(|x| self.buf.extend_from_slice(&x.to_le_bytes()));
     }
     fn f32s(&mut self, v: &[f32]) {
         self.u64(v.len() as u64);
-        v.iter().for_each(|x| self.buf.extend_from_slice(&x.to_le_bytes()));
+        v.iter()
+            .for_each(|x| self.buf.extend_from_slice(&x.to_le_bytes()));
     }
     fn u32s(&mut self, v: &[u32]) {
         self.u64(v.len() as u64);
@@ -245,10 +271,14 @@ impl<'a> Reader<'a> {
         Ok(h)
     }
     fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap_or_default()))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
     }
     fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap_or_default()))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or_default(),
+        ))
     }
     /// A count of items at least `min_size` bytes each, checked against what is left so that a
     /// damaged count cannot make us allocate absurd amounts.
@@ -261,18 +291,31 @@ impl<'a> Reader<'a> {
     }
     fn str(&mut self) -> Result<String, String> {
         let n = self.count(1)?;
-        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| "damaged scene file (bad text)".into())
+        String::from_utf8(self.take(n)?.to_vec())
+            .map_err(|_| "damaged scene file (bad text)".into())
     }
     fn f64s(&mut self) -> Result<Vec<f64>, String> {
         let n = self.count(8)?;
-        Ok(self.take(n * 8)?.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+        Ok(self
+            .take(n * 8)?
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect())
     }
     fn f32s(&mut self) -> Result<Vec<f32>, String> {
         let n = self.count(4)?;
-        Ok(self.take(n * 4)?.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+        Ok(self
+            .take(n * 4)?
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect())
     }
     fn u32s(&mut self) -> Result<Vec<u32>, String> {
         let n = self.count(4)?;
-        Ok(self.take(n * 4)?.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+        Ok(self
+            .take(n * 4)?
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect())
     }
 }

@@ -13,9 +13,8 @@ pub fn genbox(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
         return Err(SceneError::at(loc, usage));
     }
     let num = |w: &str| {
-        parse_real(w).ok_or_else(|| {
-            SceneError::at(loc, format!("genbox: expected a number, found \"{w}\""))
-        })
+        parse_real(w)
+            .ok_or_else(|| SceneError::at(loc, format!("genbox: expected a number, found \"{w}\"")))
     };
     let (mat, name) = (&args[0], &args[1]);
     let size = DVec3::new(num(&args[2])?, num(&args[3])?, num(&args[4])?);
@@ -79,7 +78,13 @@ pub fn genbox(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
                 .map(|d| {
                     let c = u32::from(d - b'0');
                     let c = if inward { 7 - c } else { c };
-                    DVec3::from_array(std::array::from_fn(|ax| if c >> ax & 1 == 1 { size[ax] } else { 0.0 }))
+                    DVec3::from_array(std::array::from_fn(|ax| {
+                        if c >> ax & 1 == 1 {
+                            size[ax]
+                        } else {
+                            0.0
+                        }
+                    }))
                 })
                 .collect();
             g.push_polygon(label, quad);
@@ -94,7 +99,12 @@ pub fn genbox(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
             p
         };
         let (u0, u1, v0, v1) = (inset, size[u] - inset, inset, size[v] - inset);
-        let quad = vec![corner(u0, v0), corner(u1, v0), corner(u1, v1), corner(u0, v1)];
+        let quad = vec![
+            corner(u0, v0),
+            corner(u1, v0),
+            corner(u1, v1),
+            corner(u0, v1),
+        ];
         let mut out_dir = DVec3::ZERO;
         out_dir[axis] = if high { 1.0 } else { -1.0 };
         g.polygon(label, quad, out_dir);
@@ -122,7 +132,12 @@ pub fn genbox(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
             if round > 0.0 {
                 g.cylinder(&label, at(t0, round, round), at(t1, round, round), round);
             } else if bevel > 0.0 {
-                let quad = vec![at(t0, 0.0, bevel), at(t1, 0.0, bevel), at(t1, bevel, 0.0), at(t0, bevel, 0.0)];
+                let quad = vec![
+                    at(t0, 0.0, bevel),
+                    at(t1, 0.0, bevel),
+                    at(t1, bevel, 0.0),
+                    at(t0, bevel, 0.0),
+                ];
                 g.polygon(&label, quad, dir);
             }
         }
@@ -132,7 +147,11 @@ pub fn genbox(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
         let hi = [k & 1 != 0, k & 2 != 0, k & 4 != 0];
         let at = |off: [f64; 3]| {
             DVec3::from_array(std::array::from_fn(|ax| {
-                if hi[ax] { size[ax] - off[ax] } else { off[ax] }
+                if hi[ax] {
+                    size[ax] - off[ax]
+                } else {
+                    off[ax]
+                }
             }))
         };
         let label = format!("c{k}");
@@ -186,14 +205,22 @@ impl Gen<'_> {
     }
 
     fn cylinder(&mut self, label: &str, a: DVec3, b: DVec3, r: f64) {
-        let t = if self.inward { PrimType::Tube } else { PrimType::Cylinder };
+        let t = if self.inward {
+            PrimType::Tube
+        } else {
+            PrimType::Cylinder
+        };
         let mut f: Vec<f64> = [a.to_array(), b.to_array()].concat();
         f.push(r);
         self.push(t, label, f);
     }
 
     fn sphere(&mut self, label: &str, c: DVec3, r: f64) {
-        let t = if self.inward { PrimType::Bubble } else { PrimType::Sphere };
+        let t = if self.inward {
+            PrimType::Bubble
+        } else {
+            PrimType::Sphere
+        };
         self.push(t, label, vec![c.x, c.y, c.z, r]);
     }
 }

@@ -66,9 +66,11 @@ pub fn load_scene_text(text: &str, source: &str, cwd: &Path, opts: &LoadOptions)
 fn read_file(path: &Path) -> Result<Vec<u8>> {
     if path == Path::new("-") {
         let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map_err(|source| SceneError::Io {
-            path: path.into(),
-            source,
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map_err(|source| {
+            SceneError::Io {
+                path: path.into(),
+                source,
+            }
         })?;
         return Ok(buf);
     }
@@ -130,7 +132,13 @@ impl Loader<'_> {
 }
 
 /// Reads scene text fully, expanding its commands, for `xform`.
-fn expand(opts: &LoadOptions, bytes: &[u8], source: Arc<str>, cwd: &Path, depth: usize) -> Result<Vec<RawPrim>> {
+fn expand(
+    opts: &LoadOptions,
+    bytes: &[u8],
+    source: Arc<str>,
+    cwd: &Path,
+    depth: usize,
+) -> Result<Vec<RawPrim>> {
     let mut out = Vec::new();
     read_items(bytes, source, &mut |item| {
         match item {
@@ -146,7 +154,12 @@ fn expand(opts: &LoadOptions, bytes: &[u8], source: Arc<str>, cwd: &Path, depth:
 fn check_files(opts: &LoadOptions, p: &RawPrim) -> Result<()> {
     let fa = p.ptype.file_args();
     let searched = || {
-        let dirs: Vec<String> = opts.raypath.dirs().iter().map(|d| d.display().to_string()).collect();
+        let dirs: Vec<String> = opts
+            .raypath
+            .dirs()
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
         dirs.join(":")
     };
     if let Some(i) = p.ptype.funcfile_index() {
@@ -199,7 +212,9 @@ fn split_pipeline(cmd: &str) -> Option<Vec<Vec<String>>> {
                 cur.push(c);
             }
             (None, '|') => stages.push(std::mem::take(&mut cur)),
-            (None, ';' | '&' | '<' | '>' | '`' | '$' | '(' | ')' | '\\' | '*' | '?') => return None,
+            (None, ';' | '&' | '<' | '>' | '`' | '$' | '(' | ')' | '\\' | '*' | '?') => {
+                return None
+            }
             (None, c) => cur.push(c),
         }
     }
@@ -207,7 +222,10 @@ fn split_pipeline(cmd: &str) -> Option<Vec<Vec<String>>> {
         return None;
     }
     stages.push(cur);
-    stages.iter().map(|s| shlex::split(s).filter(|w| !w.is_empty())).collect()
+    stages
+        .iter()
+        .map(|s| shlex::split(s).filter(|w| !w.is_empty()))
+        .collect()
 }
 
 fn program_name(word: &str) -> &str {
@@ -227,11 +245,14 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
         return Err(SceneError::at(&cmd.loc, "empty command after '!'"));
     }
     let native = split_pipeline(text).filter(|stages| {
-        stages.iter().enumerate().all(|(i, s)| match s.first().map(|w| program_name(w)) {
-            Some("genbox") => i == 0,
-            Some("xform") => true,
-            _ => false,
-        })
+        stages
+            .iter()
+            .enumerate()
+            .all(|(i, s)| match s.first().map(|w| program_name(w)) {
+                Some("genbox") => i == 0,
+                Some("xform") => true,
+                _ => false,
+            })
     });
     if let Some(stages) = native {
         let mut data: Option<Vec<RawPrim>> = None;
@@ -292,7 +313,10 @@ fn xform(
             .get(fi + 1)
             .ok_or_else(|| SceneError::at(loc, "xform: -f needs a file name"))?;
         if fname == "-" {
-            return Err(SceneError::at(loc, "xform -f -: a scene file cannot give standard input"));
+            return Err(SceneError::at(
+                loc,
+                "xform -f -: a scene file cannot give standard input",
+            ));
         }
         let path = cwd.join(fname);
         let text = String::from_utf8_lossy(&read_file(&path)?).into_owned();
@@ -303,7 +327,10 @@ fn xform(
             .filter(|l| !l.is_empty() && !l.starts_with('#'));
         for (k, line) in lines.enumerate() {
             let mut words = shlex::split(line).ok_or_else(|| {
-                SceneError::at(loc, format!("xform: cannot split line of {fname}: \"{line}\""))
+                SceneError::at(
+                    loc,
+                    format!("xform: cannot split line of {fname}: \"{line}\""),
+                )
             })?;
             if words.first().is_some_and(|w| w == "!xform" || w == "xform") {
                 words.remove(0);
@@ -383,7 +410,10 @@ fn xform(
         xf_words: args[xfa..i].to_vec(),
     };
     if let Some(bad) = args[i..].iter().find(|a| a.starts_with('-')) {
-        return Err(SceneError::at(loc, format!("xform: command line error at \"{bad}\"")));
+        return Err(SceneError::at(
+            loc,
+            format!("xform: command line error at \"{bad}\""),
+        ));
     }
     let mut prims = Vec::new();
     if i == args.len() {
@@ -393,12 +423,24 @@ fn xform(
     }
     for f in &args[i..] {
         let path = find_scene_file(opts, f, cwd).ok_or_else(|| {
-            SceneError::at(loc, format!("xform: cannot find scene file \"{f}\" (searched {} and RAYPATH)", cwd.display()))
+            SceneError::at(
+                loc,
+                format!(
+                    "xform: cannot find scene file \"{f}\" (searched {} and RAYPATH)",
+                    cwd.display()
+                ),
+            )
         })?;
         let bytes = read_file(&path)?;
         // Commands inside a file run in that file's folder, as RADIANCE's xform does.
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        prims.extend(expand(opts, &bytes, path.display().to_string().into(), &dir, depth)?);
+        prims.extend(expand(
+            opts,
+            &bytes,
+            path.display().to_string().into(),
+            &dir,
+            depth,
+        )?);
     }
     for p in &mut prims {
         spec.apply(p);
@@ -408,7 +450,11 @@ fn xform(
 
 /// Replaces the `-n` name with `name.k`, or adds `-n {tag}{k}` when there is none.
 fn renumber(args: &mut Vec<String>, tag: &str, k: usize) {
-    match args.iter().position(|a| a == "-n").filter(|&p| p + 1 < args.len()) {
+    match args
+        .iter()
+        .position(|a| a == "-n")
+        .filter(|&p| p + 1 < args.len())
+    {
         Some(p) => args[p + 1] = format!("{}.{k}", args[p + 1]),
         None => {
             args.insert(0, format!("{tag}{k}"));

@@ -8,7 +8,11 @@ use std::io::BufReader;
 use std::path::Path;
 
 /// Reads an OBJ file's bytes into a mesh; `lookup` resolves a `usemtl` name to a modifier.
-pub fn read_obj(bytes: &[u8], path: &Path, lookup: &dyn Fn(&str) -> Option<PrimId>) -> Result<Mesh> {
+pub fn read_obj(
+    bytes: &[u8],
+    path: &Path,
+    lookup: &dyn Fn(&str) -> Option<PrimId>,
+) -> Result<Mesh> {
     let text = String::from_utf8_lossy(bytes);
     let source = path.display().to_string();
     let at = |line: usize, msg: String| SceneError::Syntax {
@@ -45,14 +49,17 @@ pub fn read_obj(bytes: &[u8], path: &Path, lookup: &dyn Fn(&str) -> Option<PrimI
             ..Default::default()
         })
         .collect();
-    let map: HashMap<String, usize> = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+    let map: HashMap<String, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
     let patched = format!("mtllib daylit-usemtl-names\n{text}");
     let opts = tobj::LoadOptions {
         triangulate: true,
         single_index: false,
         ignore_points: true,
         ignore_lines: true,
-        ..Default::default()
     };
     let (models, _) = tobj::load_obj_buf(&mut BufReader::new(patched.as_bytes()), &opts, |_| {
         Ok((library.clone(), map.clone()))
@@ -68,7 +75,9 @@ pub fn read_obj(bytes: &[u8], path: &Path, lookup: &dyn Fn(&str) -> Option<PrimI
     };
     let mut slot: HashMap<usize, u32> = HashMap::new();
     for m in models {
-        let Some(mid) = m.mesh.material_id else { continue };
+        let Some(mid) = m.mesh.material_id else {
+            continue;
+        };
         let name = &library[mid.min(library.len() - 1)].name;
         let k = match slot.get(&mid) {
             Some(&k) => k,
@@ -103,9 +112,10 @@ fn locate_error(text: &str, e: &tobj::LoadError) -> (usize, &'static str) {
         E::PositionParseError => ("v", "bad vertex position"),
         E::NormalParseError => ("vn", "bad vertex normal"),
         E::TexcoordParseError => ("vt", "bad texture coordinate"),
-        E::FaceParseError | E::FaceVertexOutOfBounds | E::FaceTexCoordOutOfBounds | E::FaceNormalOutOfBounds => {
-            ("f", "bad face")
-        }
+        E::FaceParseError
+        | E::FaceVertexOutOfBounds
+        | E::FaceTexCoordOutOfBounds
+        | E::FaceNormalOutOfBounds => ("f", "bad face"),
         _ => ("", "unreadable input"),
     };
     let mut counts = [0i64; 3];
@@ -114,18 +124,42 @@ fn locate_error(text: &str, e: &tobj::LoadError) -> (usize, &'static str) {
         let Some(k) = w.next() else { continue };
         let args: Vec<&str> = w.collect();
         let bad = match k {
-            "v" => { counts[0] += 1; args.len() < 3 || args[..3].iter().any(|a| a.parse::<f64>().is_err()) }
-            "vt" => { counts[1] += 1; args.is_empty() || args.iter().any(|a| a.parse::<f64>().is_err()) }
-            "vn" => { counts[2] += 1; args.len() < 3 || args[..3].iter().any(|a| a.parse::<f64>().is_err()) }
-            "f" => args.len() < 3 || args.iter().any(|a| {
-                a.split('/').enumerate().any(|(j, s)| {
-                    if s.is_empty() { return j == 0; }
-                    match s.parse::<i64>() {
-                        Ok(n) => n == 0 || n.unsigned_abs() as i64 > counts[if j == 0 { 0 } else if j == 1 { 1 } else { 2 }],
-                        Err(_) => true,
-                    }
-                })
-            }),
+            "v" => {
+                counts[0] += 1;
+                args.len() < 3 || args[..3].iter().any(|a| a.parse::<f64>().is_err())
+            }
+            "vt" => {
+                counts[1] += 1;
+                args.is_empty() || args.iter().any(|a| a.parse::<f64>().is_err())
+            }
+            "vn" => {
+                counts[2] += 1;
+                args.len() < 3 || args[..3].iter().any(|a| a.parse::<f64>().is_err())
+            }
+            "f" => {
+                args.len() < 3
+                    || args.iter().any(|a| {
+                        a.split('/').enumerate().any(|(j, s)| {
+                            if s.is_empty() {
+                                return j == 0;
+                            }
+                            match s.parse::<i64>() {
+                                Ok(n) => {
+                                    n == 0
+                                        || n.unsigned_abs() as i64
+                                            > counts[if j == 0 {
+                                                0
+                                            } else if j == 1 {
+                                                1
+                                            } else {
+                                                2
+                                            }]
+                                }
+                                Err(_) => true,
+                            }
+                        })
+                    })
+            }
             _ => false,
         };
         if bad && (key.is_empty() || key == k) {

@@ -195,7 +195,13 @@ fn read_prim(lx: &mut Lexer) -> Result<RawPrim> {
     let ns = read_count(lx, "string", &what)?;
     let mut sargs = Vec::with_capacity(ns.min(64));
     for k in 0..ns {
-        sargs.push(need(lx, &format!("string argument {} of {} for {what}", k + 1, ns))?.text);
+        sargs.push(
+            need(
+                lx,
+                &format!("string argument {} of {} for {what}", k + 1, ns),
+            )?
+            .text,
+        );
     }
     let ni_word_loc = lx.loc();
     let ni = read_count(lx, "integer", &what)?;
@@ -264,10 +270,18 @@ mod tests {
 
     #[test]
     fn reals() {
-        for (s, v) in [("1", 1.0), ("-2.5", -2.5), (".5", 0.5), ("3.", 3.0), ("1e-3", 1e-3)] {
+        for (s, v) in [
+            ("1", 1.0),
+            ("-2.5", -2.5),
+            (".5", 0.5),
+            ("3.", 3.0),
+            ("1e-3", 1e-3),
+        ] {
             assert_eq!(parse_real(s), Some(v), "{s}");
         }
-        for s in ["", "-", ".", "e5", "1e", "inf", "nan", "1.2.3", "0x10", "1e999"] {
+        for s in [
+            "", "-", ".", "e5", "1e", "inf", "nan", "1.2.3", "0x10", "1e999",
+        ] {
             assert_eq!(parse_real(s), None, "{s}");
         }
     }

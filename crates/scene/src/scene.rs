@@ -167,7 +167,11 @@ impl SceneBuilder {
         let modifier = if raw.modifier == "inherit" {
             orig.modifier
         } else {
-            self.resolve(&raw.modifier, &raw.loc, &format!("used by alias \"{}\"", raw.name))?
+            self.resolve(
+                &raw.modifier,
+                &raw.loc,
+                &format!("used by alias \"{}\"", raw.name),
+            )?
         };
         Ok(Primitive {
             modifier,

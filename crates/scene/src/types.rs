@@ -41,7 +41,7 @@ impl Count {
             Count::Exactly(k) => n == k,
             Count::AtLeast(k) => n >= k,
             Count::OneOf(ks) => ks.contains(&n),
-            Count::MultipleOf { step, min } => n >= min && n % step == 0,
+            Count::MultipleOf { step, min } => n >= min && n.is_multiple_of(step),
             Count::AtMost(k) => n <= k,
         }
     }

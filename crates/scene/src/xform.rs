@@ -58,9 +58,9 @@ pub fn is_xf_option(w: &str) -> bool {
 }
 
 fn real_arg(args: &[String], i: usize, opt: &str, loc: &Loc) -> Result<f64> {
-    let w = args.get(i).ok_or_else(|| {
-        SceneError::at(loc, format!("xform: option {opt} needs a number"))
-    })?;
+    let w = args
+        .get(i)
+        .ok_or_else(|| SceneError::at(loc, format!("xform: option {opt} needs a number")))?;
     parse_real(w).ok_or_else(|| {
         SceneError::at(
             loc,
@@ -129,9 +129,14 @@ pub fn parse_transform(args: &[String], i: &mut usize, loc: &Loc) -> Result<Tran
                 let n = args
                     .get(*i + 1)
                     .and_then(|w| w.parse::<i64>().ok())
-                    .ok_or_else(|| SceneError::at(loc, "xform: option -i expects an integer count"))?;
+                    .ok_or_else(|| {
+                        SceneError::at(loc, "xform: option -i expects an integer count")
+                    })?;
                 if n > 1_000_000 {
-                    return Err(SceneError::at(loc, format!("xform: -i count {n} is too large")));
+                    return Err(SceneError::at(
+                        loc,
+                        format!("xform: -i count {n} is too large"),
+                    ));
                 }
                 *i += 2;
                 flush(&mut total, &block, count);
@@ -207,7 +212,10 @@ impl XformSpec {
                 }
             }
             PrimType::Cone | PrimType::Cup | PrimType::Cylinder | PrimType::Tube => {
-                let (a, b) = (xf.point(DVec3::from_slice(f)), xf.point(DVec3::from_slice(&f[3..])));
+                let (a, b) = (
+                    xf.point(DVec3::from_slice(f)),
+                    xf.point(DVec3::from_slice(&f[3..])),
+                );
                 put(f, a);
                 put(&mut f[3..], b);
                 for r in &mut f[6..] {
@@ -232,7 +240,11 @@ impl XformSpec {
             }
             PrimType::Dielectric | PrimType::Interface => {
                 // Absorption is per unit length, so colours scale with the size.
-                let blocks: &[usize] = if p.ptype == PrimType::Dielectric { &[0] } else { &[0, 4] };
+                let blocks: &[usize] = if p.ptype == PrimType::Dielectric {
+                    &[0]
+                } else {
+                    &[0, 4]
+                };
                 for &b in blocks {
                     for c in &mut f[b..b + 3] {
                         *c = c.powf(1.0 / sca);
@@ -247,7 +259,11 @@ impl XformSpec {
                 }
                 if let Some(pre) = &self.prefix {
                     for s in &mut p.sargs {
-                        *s = s.split('>').map(|part| format!("{pre}.{part}")).collect::<Vec<_>>().join(">");
+                        *s = s
+                            .split('>')
+                            .map(|part| format!("{pre}.{part}"))
+                            .collect::<Vec<_>>()
+                            .join(">");
                     }
                 }
             }

@@ -11,7 +11,10 @@ fn archive_round_trip_and_damage() {
     let scene = load_scene_text(SCENE, "t.rad", Path::new("."), &LoadOptions::default()).unwrap();
     let bytes = archive::encode(&scene, &["oconv t.rad".into()]);
     assert!(archive::is_archive(&bytes));
-    assert_eq!(archive::header_lines(&bytes).unwrap()[..2], ["#?DAYLIT_SCENE", "oconv t.rad"]);
+    assert_eq!(
+        archive::header_lines(&bytes).unwrap()[..2],
+        ["#?DAYLIT_SCENE", "oconv t.rad"]
+    );
     assert_eq!(archive::decode(&bytes).unwrap(), scene);
     // Truncation, a flipped byte and a future version are all refused with a reason.
     let short = &bytes[..bytes.len() - 3];
@@ -50,7 +53,11 @@ fn archive_loads_in_place_of_the_text() {
 fn obj_meshes_use_modifiers_by_usemtl_name() {
     let dir = tempfile::tempdir().unwrap();
     let mats = dir.path().join("m.rad");
-    std::fs::write(&mats, "void plastic wood 0 0 5 .5 .3 .1 0 0\nvoid plastic steel 0 0 5 .6 .6 .6 0 0\n").unwrap();
+    std::fs::write(
+        &mats,
+        "void plastic wood 0 0 5 .5 .3 .1 0 0\nvoid plastic steel 0 0 5 .6 .6 .6 0 0\n",
+    )
+    .unwrap();
     let obj = dir.path().join("chair.obj");
     std::fs::write(
         &obj,
@@ -60,20 +67,41 @@ fn obj_meshes_use_modifiers_by_usemtl_name() {
     let s = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default()).unwrap();
     let m = &s.meshes[0];
     assert_eq!(m.triangles.len(), 3, "the quad is triangulated");
-    let names: Vec<&str> = m.tri_modifier.iter().map(|&k| s.prim(m.modifiers[k as usize].unwrap()).name.as_str()).collect();
+    let names: Vec<&str> = m
+        .tri_modifier
+        .iter()
+        .map(|&k| s.prim(m.modifiers[k as usize].unwrap()).name.as_str())
+        .collect();
     assert_eq!(names, ["wood", "wood", "steel"]);
 
     // Undefined usemtl names and malformed lines are located errors.
     std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 1 1 0\nusemtl glass\nf 1 2 3\n").unwrap();
-    let e = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default()).unwrap_err().to_string();
-    assert!(e.contains("chair.obj:4:1") && e.contains("usemtl \"glass\""), "{e}");
+    let e = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chair.obj:4:1") && e.contains("usemtl \"glass\""),
+        "{e}"
+    );
     std::fs::write(&obj, "v 0 0 0\nv 1 0 x\nv 1 1 0\nusemtl wood\nf 1 2 3\n").unwrap();
-    let e = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default()).unwrap_err().to_string();
-    assert!(e.contains("chair.obj:2:1") && e.contains("bad vertex position"), "{e}");
+    let e = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chair.obj:2:1") && e.contains("bad vertex position"),
+        "{e}"
+    );
     std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 1 1 0\nusemtl wood\nf 1 2 7\n").unwrap();
-    let e = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default()).unwrap_err().to_string();
+    let e = load_scene(&[mats.clone(), obj.clone()], &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("chair.obj:5:1") && e.contains("bad face"), "{e}");
     std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n").unwrap();
-    let e = load_scene(&[mats, obj], &LoadOptions::default()).unwrap_err().to_string();
-    assert!(e.contains("chair.obj:4:1") && e.contains("before any usemtl"), "{e}");
+    let e = load_scene(&[mats, obj], &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chair.obj:4:1") && e.contains("before any usemtl"),
+        "{e}"
+    );
 }

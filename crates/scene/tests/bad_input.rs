@@ -70,10 +70,12 @@ fn malformed_scenes_give_located_errors() {
     let opts = LoadOptions::default();
     let failures: Vec<String> = CASES
         .iter()
-        .filter_map(|(src, at, words)| match load_scene_text(src, "case", Path::new("."), &opts) {
-            Ok(_) => Some(format!("{src:?}: accepted malformed input")),
-            Err(e) => check_error(e, src, at, words),
-        })
+        .filter_map(
+            |(src, at, words)| match load_scene_text(src, "case", Path::new("."), &opts) {
+                Ok(_) => Some(format!("{src:?}: accepted malformed input")),
+                Err(e) => check_error(e, src, at, words),
+            },
+        )
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -81,22 +83,44 @@ fn malformed_scenes_give_located_errors() {
 #[test]
 fn errors_inside_included_files_name_that_file() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("part.rad"), format!("{PLASTIC}\nm sphere s 0 0 3 0 0 0\n")).unwrap();
-    let err = load_scene_text("!xform -t 1 0 0 part.rad\n", "case", dir.path(), &LoadOptions::default()).unwrap_err();
+    std::fs::write(
+        dir.path().join("part.rad"),
+        format!("{PLASTIC}\nm sphere s 0 0 3 0 0 0\n"),
+    )
+    .unwrap();
+    let err = load_scene_text(
+        "!xform -t 1 0 0 part.rad\n",
+        "case",
+        dir.path(),
+        &LoadOptions::default(),
+    )
+    .unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains("part.rad:3:1:") && msg.contains("exactly 4 real"), "{msg}");
+    assert!(
+        msg.contains("part.rad:3:1:") && msg.contains("exactly 4 real"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn unreadable_files_are_errors() {
     let err = load_scene(&["/nonexistent/x.rad".into()], &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("/nonexistent/x.rad: cannot read"), "{err}");
+    assert!(
+        err.to_string().contains("/nonexistent/x.rad: cannot read"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_file_including_itself_stops() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("loop.rad"), "!xform loop.rad\n").unwrap();
-    let err = load_scene_text("!xform loop.rad\n", "case", dir.path(), &LoadOptions::default()).unwrap_err();
+    let err = load_scene_text(
+        "!xform loop.rad\n",
+        "case",
+        dir.path(),
+        &LoadOptions::default(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("nested more than"), "{err}");
 }

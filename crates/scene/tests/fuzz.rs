@@ -7,10 +7,35 @@ use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 
 const TOKENS: &[&str] = &[
-    " 0", " -1", " 3", " 1e999", " .5", " polygon", " sphere", " alias", " void", " inherit",
-    " plastic", " brightfunc", "\n!xform -a 3 -t 1 0 0 -rz 30", "\n!genbox m b 1 1 1 -r .1\n",
-    "\n!genbox m b 1 2 3 | xform -I -mx -a 2 -s 2\n", "'", "\"", "#", "\n", " 99999999999", "\\\n",
-    "!", " -i", " -a", " |", " skybright.cal", "\t", "\u{0}", "\u{ff}",
+    " 0",
+    " -1",
+    " 3",
+    " 1e999",
+    " .5",
+    " polygon",
+    " sphere",
+    " alias",
+    " void",
+    " inherit",
+    " plastic",
+    " brightfunc",
+    "\n!xform -a 3 -t 1 0 0 -rz 30",
+    "\n!genbox m b 1 1 1 -r .1\n",
+    "\n!genbox m b 1 2 3 | xform -I -mx -a 2 -s 2\n",
+    "'",
+    "\"",
+    "#",
+    "\n",
+    " 99999999999",
+    "\\\n",
+    "!",
+    " -i",
+    " -a",
+    " |",
+    " skybright.cal",
+    "\t",
+    "\u{0}",
+    "\u{ff}",
 ];
 
 fn seeds() -> Vec<Vec<u8>> {
@@ -21,7 +46,11 @@ fn seeds() -> Vec<Vec<u8>> {
         root.join("../../examples/office/office.rad"),
         root.join("../../examples/office/sky.rad"),
     ];
-    files.extend(std::fs::read_dir(root.join("tests/golden/xform")).unwrap().map(|e| e.unwrap().path()));
+    files.extend(
+        std::fs::read_dir(root.join("tests/golden/xform"))
+            .unwrap()
+            .map(|e| e.unwrap().path()),
+    );
     files.iter().map(|f| std::fs::read(f).unwrap()).collect()
 }
 
@@ -94,7 +123,13 @@ fn archive_decoder_never_panics() {
         check_files: false,
         ..Default::default()
     };
-    let scene = load_scene_text(std::str::from_utf8(&pool[1]).unwrap(), "base", Path::new("."), &opts).unwrap();
+    let scene = load_scene_text(
+        std::str::from_utf8(&pool[1]).unwrap(),
+        "base",
+        Path::new("."),
+        &opts,
+    )
+    .unwrap();
     let good = archive::encode(&scene, &["oconv base.rad".into()]);
     // Payload starts after "DLSC", version, length and checksum.
     let start = good.windows(4).position(|w| w == b"DLSC").unwrap() + 20;

@@ -42,7 +42,10 @@ fn aliases_copy_type_and_arguments() {
     let s = load_in_scenes_dir("all_types.rad");
     let white = s.prims.iter().position(|p| p.name == "white").unwrap() as u32;
     let w2 = by_name(&s, "white2")[0];
-    assert_eq!((w2.ptype, &w2.fargs, w2.modifier), (PrimType::Plastic, &s.prim(white).fargs, None));
+    assert_eq!(
+        (w2.ptype, &w2.fargs, w2.modifier),
+        (PrimType::Plastic, &s.prim(white).fargs, None)
+    );
     assert_eq!(w2.alias_of, Some(white));
     // A non-void modifier on an alias replaces the original's.
     let sw = by_name(&s, "shiny_white")[0];
@@ -51,7 +54,11 @@ fn aliases_copy_type_and_arguments() {
     assert_eq!(by_name(&s, "white3")[0].modifier, None);
     // Modifiers named in string arguments are resolved too.
     let mix = by_name(&s, "mix")[0];
-    let names: Vec<&str> = mix.mod_refs.iter().map(|m| s.prim(m.unwrap()).name.as_str()).collect();
+    let names: Vec<&str> = mix
+        .mod_refs
+        .iter()
+        .map(|m| s.prim(m.unwrap()).name.as_str())
+        .collect();
     assert_eq!(names, ["white", "alu"]);
     let wgmd = by_name(&s, "wgmd")[0];
     assert_eq!(wgmd.mod_refs, vec![None, wgmd.modifier, None]);
@@ -72,7 +79,11 @@ fn comments_quotes_and_several_files() {
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.rad");
     let b = dir.path().join("b.rad");
-    std::fs::write(&a, "# materials\nvoid plastic 'my mat' 0 0 5 .5 .5 .5 0 0\n").unwrap();
+    std::fs::write(
+        &a,
+        "# materials\nvoid plastic 'my mat' 0 0 5 .5 .5 .5 0 0\n",
+    )
+    .unwrap();
     std::fs::write(&b, "\"my mat\" sphere s\n0\n0\n4 1 2 3 4\n").unwrap();
     let s = load_scene(&[a, b], &LoadOptions::default()).unwrap();
     assert_eq!(s.prims.len(), 2);

@@ -20,8 +20,13 @@ const PRELUDE: &str = "void plastic mat 0 0 5 .5 .5 .5 0 0\n";
 
 fn load_golden(path: &Path) -> Scene {
     let text = std::fs::read_to_string(path).unwrap();
-    load_scene_text(&format!("{PRELUDE}{text}"), &path.display().to_string(), &golden_dir(), &opts())
-        .unwrap_or_else(|e| panic!("{e}"))
+    load_scene_text(
+        &format!("{PRELUDE}{text}"),
+        &path.display().to_string(),
+        &golden_dir(),
+        &opts(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn cases(file: &str) -> Vec<String> {
@@ -53,16 +58,29 @@ fn xform_and_genbox_match_radiance() {
         let ours = load_scene_text(&format!("{PRELUDE}!{case}\n"), "case", &dir, &opts())
             .unwrap_or_else(|e| panic!("{case}: {e}"));
         let golden = load_golden(&dir.join(format!("xform/{i:02}.rad")));
-        assert_eq!(ours.prims.len(), golden.prims.len(), "{case}: primitive count");
+        assert_eq!(
+            ours.prims.len(),
+            golden.prims.len(),
+            "{case}: primitive count"
+        );
         for (a, b) in ours.prims.iter().zip(&golden.prims) {
             let ctx = format!("{case}: {} {}", b.ptype.name(), b.name);
             assert_eq!(a.ptype, b.ptype, "{ctx}");
             assert_eq!(a.name, b.name, "{ctx}");
-            assert_eq!(mod_name(&ours, a.modifier), mod_name(&golden, b.modifier), "{ctx}");
+            assert_eq!(
+                mod_name(&ours, a.modifier),
+                mod_name(&golden, b.modifier),
+                "{ctx}"
+            );
             assert_eq!(a.sargs, b.sargs, "{ctx}");
             assert_eq!(a.fargs.len(), b.fargs.len(), "{ctx}");
             for (x, y) in a.fargs.iter().zip(&b.fargs) {
-                assert!(close(*x, *y, a.ptype), "{ctx}: {:?} vs {:?}", a.fargs, b.fargs);
+                assert!(
+                    close(*x, *y, a.ptype),
+                    "{ctx}: {:?} vs {:?}",
+                    a.fargs,
+                    b.fargs
+                );
             }
         }
     }
@@ -80,7 +98,11 @@ fn geometry_keys(s: &Scene) -> Vec<(PrimType, Vec<i64>)> {
                 PrimType::Polygon => {
                     let verts: Vec<&[i64]> = q.chunks(3).collect();
                     let start = (0..verts.len()).min_by_key(|&k| verts[k]).unwrap();
-                    verts[start..].iter().chain(&verts[..start]).flat_map(|v| v.iter().copied()).collect()
+                    verts[start..]
+                        .iter()
+                        .chain(&verts[..start])
+                        .flat_map(|v| v.iter().copied())
+                        .collect()
                 }
                 PrimType::Cylinder | PrimType::Tube => {
                     // The axis may run either way.
