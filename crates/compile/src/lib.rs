@@ -198,6 +198,17 @@ pub fn shapes(scene: &Scene) -> Shapes {
         }
         match shape_of(p.ptype, &p.fargs) {
             Some(Ok(shape)) => {
+                let flipped = match &shape {
+                    Shape::Cone(c) => c.was_inverted(),
+                    Shape::Sphere(sp) => sp.is_bubble() != (p.ptype == PrimType::Bubble),
+                    _ => false,
+                };
+                if flipped {
+                    findings.push(finding(
+                        Severity::Warning,
+                        "negative radius: the surface faces the other way (as in RADIANCE)".into(),
+                    ));
+                }
                 if let Shape::Polygon(poly) = &shape {
                     let dev = poly.max_nonplanarity();
                     if dev > NONPLANAR_TOLERANCE {
