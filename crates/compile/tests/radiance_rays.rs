@@ -19,11 +19,18 @@ fn hits_match_rtrace() {
     for (i, line) in text.lines().enumerate() {
         let w: Vec<&str> = line.split_whitespace().collect();
         let num = |k: usize| w[k].parse::<f64>().unwrap();
-        let ray = Ray::new(DVec3::new(num(0), num(1), num(2)), DVec3::new(num(3), num(4), num(5)).normalize());
+        let ray = Ray::new(
+            DVec3::new(num(0), num(1), num(2)),
+            DVec3::new(num(3), num(4), num(5)).normalize(),
+        );
         let got = compiled.accel.closest_hit(&ray, 0.0, f64::INFINITY);
         let ctx = format!("ray {} ({line})", i + 1);
         if w[10] == "*" {
-            assert!(got.is_none(), "{ctx}: RADIANCE misses, daylit hits {:?}", got);
+            assert!(
+                got.is_none(),
+                "{ctx}: RADIANCE misses, daylit hits {:?}",
+                got
+            );
             continue;
         }
         hits += 1;
@@ -33,9 +40,17 @@ fn hits_match_rtrace() {
         };
         assert_eq!(scene.prim(id).name, w[10], "{ctx}");
         let t = num(6);
-        assert!((h.t - t).abs() <= 2e-6 * t.max(1.0), "{ctx}: t {} vs {t}", h.t);
+        assert!(
+            (h.t - t).abs() <= 2e-6 * t.max(1.0),
+            "{ctx}: t {} vs {t}",
+            h.t
+        );
         let n = DVec3::new(num(7), num(8), num(9));
-        assert!((h.normal - n).length() < 1e-5, "{ctx}: normal {} vs {n}", h.normal);
+        assert!(
+            (h.normal - n).length() < 1e-5,
+            "{ctx}: normal {} vs {n}",
+            h.normal
+        );
     }
     assert!(hits > 1000, "only {hits} hits");
 }

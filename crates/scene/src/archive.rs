@@ -294,28 +294,22 @@ impl<'a> Reader<'a> {
         String::from_utf8(self.take(n)?.to_vec())
             .map_err(|_| "damaged scene file (bad text)".into())
     }
-    fn f64s(&mut self) -> Result<Vec<f64>, String> {
-        let n = self.count(8)?;
+    /// A counted array of fixed-size little-endian values.
+    fn array<T, const N: usize>(&mut self, from: fn([u8; N]) -> T) -> Result<Vec<T>, String> {
+        let n = self.count(N)?;
         Ok(self
-            .take(n * 8)?
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes(c.try_into().unwrap_or_default()))
+            .take(n * N)?
+            .chunks_exact(N)
+            .map(|c| from(c.try_into().unwrap_or([0; N])))
             .collect())
+    }
+    fn f64s(&mut self) -> Result<Vec<f64>, String> {
+        self.array(f64::from_le_bytes)
     }
     fn f32s(&mut self) -> Result<Vec<f32>, String> {
-        let n = self.count(4)?;
-        Ok(self
-            .take(n * 4)?
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap_or_default()))
-            .collect())
+        self.array(f32::from_le_bytes)
     }
     fn u32s(&mut self) -> Result<Vec<u32>, String> {
-        let n = self.count(4)?;
-        Ok(self
-            .take(n * 4)?
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
-            .collect())
+        self.array(u32::from_le_bytes)
     }
 }

@@ -152,43 +152,33 @@ fn expand(
 
 /// Checks that the files a modifier names exist where RADIANCE would look for them.
 fn check_files(opts: &LoadOptions, p: &RawPrim) -> Result<()> {
-    let fa = p.ptype.file_args();
-    let searched = || {
+    let missing = |kind: &str, f: &str, also: &str| {
         let dirs: Vec<String> = opts
             .raypath
             .dirs()
             .iter()
             .map(|d| d.display().to_string())
             .collect();
-        dirs.join(":")
+        Err(SceneError::at(
+            &p.loc,
+            format!(
+                "{} \"{}\": cannot find {kind} \"{f}\" (searched RAYPATH {}{also})",
+                p.ptype.name(),
+                p.name,
+                dirs.join(":")
+            ),
+        ))
     };
     if let Some(i) = p.ptype.funcfile_index() {
         let f = &p.sargs[i];
         // The built-in library stands in for RADIANCE's own .cal files.
         if f != "." && opts.raypath.find(f).is_none() && daylit_cal::embedded_file(f).is_none() {
-            return Err(SceneError::at(
-                &p.loc,
-                format!(
-                    "{} \"{}\": cannot find function file \"{f}\" (searched RAYPATH {} and daylit's built-in library)",
-                    p.ptype.name(),
-                    p.name,
-                    searched()
-                ),
-            ));
+            return missing("function file", f, " and daylit's built-in library");
         }
     }
-    for &i in fa.data {
-        let f = &p.sargs[i];
-        if opts.raypath.find(f).is_none() {
-            return Err(SceneError::at(
-                &p.loc,
-                format!(
-                    "{} \"{}\": cannot find file \"{f}\" (searched RAYPATH {})",
-                    p.ptype.name(),
-                    p.name,
-                    searched()
-                ),
-            ));
+    for &i in p.ptype.file_args().data {
+        if opts.raypath.find(&p.sargs[i]).is_none() {
+            return missing("file", &p.sargs[i], "");
         }
     }
     Ok(())

@@ -4,7 +4,6 @@ use crate::error::{Loc, Result, SceneError};
 use crate::parse::RawPrim;
 use crate::types::{Class, PrimType};
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// Index of a primitive in [`Scene::prims`].
 pub type PrimId = u32;
@@ -233,10 +232,5 @@ impl SceneBuilder {
     /// The scene built so far.
     pub fn finish(self) -> Scene {
         self.scene
-    }
-
-    /// Source name helper for generated input.
-    pub fn source_name(s: &str) -> Arc<str> {
-        Arc::from(s)
     }
 }

@@ -8,19 +8,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 eval "$("$here/../../../../scripts/setup-reference.sh")"
 export PATH="$RADIANCE_BIN:$PATH"
 cd "$here"
-n=0
-while IFS= read -r line; do
-  [ -z "$line" ] && continue
-  out=$(printf 'xform/%02d.rad' "$n")
-  { echo "# case: $line"; sh -c "$line"; } > "$out"
-  n=$((n+1))
-done < cases.txt
+# run_cases LIST DIR: each line of LIST, run by RADIANCE, kept as DIR/NN.rad.
+run_cases() {
+  local n=0 line out
+  while IFS= read -r line; do
+    [ -z "$line" ] && continue
+    out=$(printf '%s/%02d.rad' "$2" "$n")
+    { echo "# case: $line"; sh -c "$line"; } > "$out"
+    n=$((n+1))
+  done < "$1"
+  echo "wrote $n goldens in $2"
+}
+run_cases cases.txt xform
 # Rounded and bevelled boxes: compared by geometry, not by name.
-m=0
-while IFS= read -r line; do
-  [ -z "$line" ] && continue
-  out=$(printf 'genbox/%02d.rad' "$m")
-  { echo "# case: $line"; sh -c "$line"; } > "$out"
-  m=$((m+1))
-done < cases_geometry.txt
-echo "wrote $n xform goldens and $m genbox goldens"
+run_cases cases_geometry.txt genbox
