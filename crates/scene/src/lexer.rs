@@ -26,9 +26,11 @@ pub struct Word {
 impl<'a> Lexer<'a> {
     /// A lexer over `src`, which came from `source` (a file name or command).
     pub fn new(src: &'a [u8], source: Arc<str>) -> Self {
+        // Editors on Windows may start a file with a UTF-8 byte-order mark; it is not a word.
+        let pos = if src.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
         Lexer {
             src,
-            pos: 0,
+            pos,
             line: 1,
             col: 1,
             source,
@@ -137,6 +139,13 @@ mod tests {
         assert_eq!(texts, ["void", "plastic", "red mat", "0", "a bc"]);
         assert_eq!((w[2].loc.line, w[2].loc.col), (1, 15));
         assert_eq!((w[4].loc.line, w[4].loc.col), (2, 4));
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        let mut lx = Lexer::new(b"\xEF\xBB\xBFvoid x", "t.rad".into());
+        let w = lx.word().unwrap();
+        assert_eq!((w.text.as_str(), w.loc.col), ("void", 1));
     }
 
     #[test]
