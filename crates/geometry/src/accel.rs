@@ -446,12 +446,16 @@ impl Accel {
                 let mut state = bvh.new_traversal(r.direction);
                 let mut node;
                 let mut found = false;
-                obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
-                    if test(bvh.primitive_indices[state.primitive_id as usize]) {
-                        found = true;
-                        break;
-                    }
-                });
+                // A plain `break` would only leave the macro's loop over one leaf's
+                // primitives and traversal would go on; the labelled block ends it.
+                'search: {
+                    obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
+                        if test(bvh.primitive_indices[state.primitive_id as usize]) {
+                            found = true;
+                            break 'search;
+                        }
+                    });
+                }
                 found
             }
             Tree::Bin(bvh) => {

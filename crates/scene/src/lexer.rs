@@ -27,7 +27,11 @@ impl<'a> Lexer<'a> {
     /// A lexer over `src`, which came from `source` (a file name or command).
     pub fn new(src: &'a [u8], source: Arc<str>) -> Self {
         // Editors on Windows may start a file with a UTF-8 byte-order mark; it is not a word.
-        let pos = if src.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        let pos = if src.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
         Lexer {
             src,
             pos,

@@ -74,10 +74,18 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
         })?;
         return Ok(buf);
     }
-    std::fs::read(path).map_err(|source| SceneError::Io {
+    let io = |source| SceneError::Io {
         path: path.into(),
         source,
-    })
+    };
+    // A device such as /dev/zero never ends; files and pipes do.
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if std::os::unix::fs::FileTypeExt::is_char_device(&meta.file_type())
+        || std::os::unix::fs::FileTypeExt::is_block_device(&meta.file_type())
+    {
+        return Err(io(std::io::Error::other("a device, not a scene file")));
+    }
+    std::fs::read(path).map_err(io)
 }
 
 struct Loader<'o> {
@@ -289,6 +297,20 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
 }
 
 /// Native `xform`: options, arrays, argument files and transforms as RADIANCE's xform reads them.
+/// Arrays and argument files stop once they have made this many primitives: a typo such as
+/// `-a 3000 -a 3000` must fail, not exhaust memory.
+const MAX_GENERATED: usize = 10_000_000;
+
+fn check_generated(n: usize, loc: &Loc) -> Result<()> {
+    if n > MAX_GENERATED {
+        return Err(SceneError::at(
+            loc,
+            format!("xform: arrays make more than {MAX_GENERATED} primitives"),
+        ));
+    }
+    Ok(())
+}
+
 fn xform(
     opts: &LoadOptions,
     args: &[String],
@@ -297,6 +319,14 @@ fn xform(
     cwd: &Path,
     depth: usize,
 ) -> Result<Vec<RawPrim>> {
+    if depth > MAX_DEPTH {
+        return Err(SceneError::at(
+            loc,
+            format!(
+                "xform: argument files nested more than {MAX_DEPTH} deep (does one name itself?)"
+            ),
+        ));
+    }
     // An argument file: each line is a separate invocation, numbered into the names.
     if let Some(fi) = args.iter().position(|a| a == "-f") {
         let fname = args
@@ -329,7 +359,8 @@ fn xform(
             sub.extend(words);
             sub.extend_from_slice(&args[fi + 2..]);
             renumber(&mut sub, "i", k);
-            out.extend(xform(opts, &sub, input.clone(), loc, cwd, depth)?);
+            out.extend(xform(opts, &sub, input.clone(), loc, cwd, depth + 1)?);
+            check_generated(out.len(), loc)?;
         }
         return Ok(out);
     }
@@ -351,13 +382,23 @@ fn xform(
             .and_then(|w| w.parse().ok())
             .filter(|&n| n > 0 && n <= 1_000_000)
             .ok_or_else(|| SceneError::at(loc, "xform: missing or bad count for -a option"))?;
+        // Read the files once for all copies, and refuse an array too large before making it.
+        let fs = file_start(args);
+        let input = match &args[fs..] {
+            [] => input,
+            files => Some(read_xform_files(opts, files, loc, cwd, depth)?),
+        };
+        let made = usize::try_from(copies)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(input.as_ref().map_or(0, Vec::len));
+        check_generated(made, loc)?;
         let mut out = Vec::new();
         for i in 0..n {
-            let mut sub = args.to_vec();
+            let mut sub = args[..fs].to_vec();
             sub[ai] = "-i".into();
             sub[ai + 1] = i.to_string();
             renumber(&mut sub, "a", i);
-            out.extend(xform(opts, &sub, input.clone(), loc, cwd, depth)?);
+            out.extend(xform(opts, &sub, input.clone(), loc, cwd, depth + 1)?);
         }
         return Ok(out);
     }
@@ -405,13 +446,43 @@ fn xform(
             format!("xform: command line error at \"{bad}\""),
         ));
     }
-    let mut prims = Vec::new();
-    if i == args.len() {
-        prims = input.ok_or_else(|| {
+    let mut prims = if i == args.len() {
+        input.ok_or_else(|| {
             SceneError::at(loc, "xform with no file reads standard input, which an inline command in a scene file does not have")
-        })?;
+        })?
+    } else {
+        read_xform_files(opts, &args[i..], loc, cwd, depth)?
+    };
+    for p in &mut prims {
+        spec.apply(p);
     }
-    for f in &args[i..] {
+    Ok(prims)
+}
+
+/// Where the scene files start in xform's arguments: after the options and the transform.
+fn file_start(args: &[String]) -> usize {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += match a.as_str() {
+            "-n" | "-m" | "-a" | "-i" | "-s" | "-rx" | "-ry" | "-rz" => 2,
+            "-t" => 4,
+            "-c" | "-e" | "-I" | "-mx" | "-my" | "-mz" => 1,
+            _ => return i,
+        };
+    }
+    args.len()
+}
+
+/// Reads the scene files named on an xform command line, expanding their commands.
+fn read_xform_files(
+    opts: &LoadOptions,
+    files: &[String],
+    loc: &Loc,
+    cwd: &Path,
+    depth: usize,
+) -> Result<Vec<RawPrim>> {
+    let mut prims = Vec::new();
+    for f in files {
         let path = find_scene_file(opts, f, cwd).ok_or_else(|| {
             SceneError::at(
                 loc,
@@ -431,9 +502,6 @@ fn xform(
             &dir,
             depth,
         )?);
-    }
-    for p in &mut prims {
-        spec.apply(p);
     }
     Ok(prims)
 }

@@ -124,3 +124,31 @@ fn a_file_including_itself_stops() {
     .unwrap_err();
     assert!(err.to_string().contains("nested more than"), "{err}");
 }
+
+#[test]
+fn runaway_generators_stop_with_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("args.txt"), "-f args.txt\n").unwrap();
+    let opts = LoadOptions::default();
+    let run = |text: &str| {
+        load_scene_text(text, "case", dir.path(), &opts)
+            .unwrap_err()
+            .to_string()
+    };
+    let e = run("void plastic m 0 0 5 .5 .5 .5 0 0\n!genbox m b 1 1 1 | xform -f args.txt\n");
+    assert!(
+        e.contains("case:2:1") && e.contains("nested more than"),
+        "{e}"
+    );
+    let e = run(
+        "void plastic m 0 0 5 .5 .5 .5 0 0\n!genbox m b 1 1 1 | xform -a 3000 -a 3000 -t 1 0 0\n",
+    );
+    assert!(
+        e.contains("case:2:1") && e.contains("more than 10000000 primitives"),
+        "{e}"
+    );
+    let e = run("!xform -f /dev/zero\n");
+    assert!(e.contains("/dev/zero") && e.contains("a device"), "{e}");
+    let e = run("!xform -rz 90 /dev/zero\n");
+    assert!(e.contains("cannot find scene file \"/dev/zero\""), "{e}");
+}
