@@ -109,7 +109,7 @@ pub fn shape_of(ptype: PrimType, f: &[f64]) -> Option<Result<Shape, GeometryErro
             if v.len() == 3 {
                 Triangle::new([v[0], v[1], v[2]]).map(Shape::Triangle)
             } else {
-                Polygon::new(v).map(Shape::Polygon)
+                Polygon::new(v).map(Shape::from)
             }
         }
         PrimType::Sphere | PrimType::Bubble => {

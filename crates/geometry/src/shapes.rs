@@ -10,10 +10,11 @@ use crate::{DVec3, GeometryError, Ray, FTINY};
 /// from the front, as for a RADIANCE polygon.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Triangle {
+    // No stored normal: it is only needed for the closest hit, and a smaller triangle means
+    // fewer cache misses for incoherent rays over large meshes.
     v0: DVec3,
     e1: DVec3,
     e2: DVec3,
-    normal: DVec3,
     /// |e1 × e2|, twice the area; scales the parallel-ray threshold.
     cross_len: f64,
 }
@@ -105,8 +106,8 @@ pub struct Ring {
 pub enum Shape {
     /// Triangle (mesh face or 3-vertex polygon).
     Triangle(Triangle),
-    /// General polygon.
-    Polygon(Polygon),
+    /// General polygon (boxed: it is large and rare next to triangles).
+    Polygon(Box<Polygon>),
     /// Sphere or bubble.
     Sphere(Sphere),
     /// Cone, cup, cylinder or tube.
@@ -192,7 +193,6 @@ impl Triangle {
             v0: v[0],
             e1,
             e2,
-            normal: c / cross_len,
             cross_len,
         })
     }
@@ -204,7 +204,7 @@ impl Triangle {
 
     /// Unit normal (RADIANCE orientation).
     pub fn normal(&self) -> DVec3 {
-        self.normal
+        self.e1.cross(self.e2) / self.cross_len
     }
 
     /// Surface area.
@@ -234,7 +234,7 @@ impl Triangle {
         }
         let t = self.e2.dot(q) * inv;
         if t > tmin && t < tmax {
-            Some((t, self.normal))
+            Some((t, self.normal()))
         } else {
             None
         }
@@ -712,7 +712,7 @@ impl Shape {
             let v = &poly.vertices;
             return Ok(Shape::Triangle(Triangle::new([v[0], v[1], v[2]])?));
         }
-        Ok(Shape::Polygon(poly))
+        Ok(Shape::Polygon(Box::new(poly)))
     }
 
     /// Nearest hit with `tmin < t < tmax`: distance and unit normal in RADIANCE's
@@ -747,7 +747,7 @@ impl From<Triangle> for Shape {
 }
 impl From<Polygon> for Shape {
     fn from(s: Polygon) -> Shape {
-        Shape::Polygon(s)
+        Shape::Polygon(Box::new(s))
     }
 }
 impl From<Sphere> for Shape {
