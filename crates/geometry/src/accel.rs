@@ -343,7 +343,7 @@ impl Accel {
     }
 
     /// As [`Accel::closest_hit`], ignoring primitives for which `filter` returns false.
-    /// The filter may be called more than once for a primitive.
+    /// The filter is asked only about primitives the ray hits, possibly more than once each.
     pub fn closest_hit_filtered(
         &self,
         ray: &Ray,
@@ -357,11 +357,9 @@ impl Accel {
         let pad32 = self.pad as f32;
         let ts = p.ts;
         // Tests one primitive; returns the new f32 culling distance if it became closest.
+        // The filter runs after the intersection test: most tests miss, and then neither the
+        // filter nor the index map is touched.
         let mut test = |k: u32| -> Option<f32> {
-            let prim = self.original(k);
-            if !filter(prim) {
-                return None;
-            }
             // Next representable above best_t so that exact ties are seen.
             let lim = if best.is_some() {
                 best_t.next_up()
@@ -369,6 +367,10 @@ impl Accel {
                 best_t
             };
             let (t, n) = self.shapes[k as usize].intersect(ray, tmin, lim)?;
+            let prim = self.original(k);
+            if !filter(prim) {
+                return None;
+            }
             let better = match best {
                 None => true,
                 Some((bp, _)) => t < best_t || (t == best_t && prim < bp),
@@ -437,7 +439,7 @@ impl Accel {
             return false;
         };
         let mut test = |k: u32| {
-            filter(self.original(k)) && self.shapes[k as usize].intersect(ray, tmin, tmax).is_some()
+            self.shapes[k as usize].intersect(ray, tmin, tmax).is_some() && filter(self.original(k))
         };
         match &self.tree {
             Tree::Empty => false,
