@@ -6,7 +6,6 @@ use daylit_geometry::{DVec3, Ray};
 use daylit_scene::{load_scene, LoadOptions};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -97,30 +96,20 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let (t_a1, _) = single.install(|| time(&any));
     let (t_an, _) = time(&any);
     let n = rays.len() as f64 / 1e6;
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s",
+    let report = format!(
+        "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s\n\
+         rays {}  hits {hits}  threads {}\n\
+         closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s\n\
+         any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s\n",
         accel.len(),
-        t_load + t_build
-    )?;
-    writeln!(
-        out,
-        "rays {}  hits {hits}  threads {}",
+        t_load + t_build,
         rays.len(),
-        rayon::current_num_threads()
-    )?;
-    writeln!(
-        out,
-        "closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s",
+        rayon::current_num_threads(),
         n / t_c1,
-        n / t_cn
-    )?;
-    writeln!(
-        out,
-        "any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s",
+        n / t_cn,
         n / t_a1,
         n / t_an
-    )?;
+    );
+    crate::output::print(&report)?;
     Ok(ExitCode::SUCCESS)
 }

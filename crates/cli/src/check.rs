@@ -1,5 +1,6 @@
 //! `daylit check`: what a scene holds and what looks wrong in it.
 
+use crate::output::{self, outln};
 use crate::SceneArgs;
 use daylit_compile::Severity;
 use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
@@ -54,54 +55,62 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         &mut env,
     ));
 
+    let mut out = String::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for p in &scene.prims {
         *counts.entry(p.ptype.name()).or_default() += 1;
     }
     let nmod = scene.prims.iter().filter(|p| p.ptype.is_modifier()).count();
-    println!(
+    outln!(
+        out,
         "primitives: {} ({} modifiers, {} surfaces); mesh triangles: {}",
         scene.prims.len(),
         nmod,
         scene.prims.len() - nmod,
         scene.mesh_triangles()
     );
-    println!("by type:");
+    outln!(out, "by type:");
     for (t, n) in &counts {
-        println!("  {t:<12} {n:>10}");
+        outln!(out, "  {t:<12} {n:>10}");
     }
     if !scene.meshes.is_empty() {
-        println!("  {:<12} {:>10}", "(mesh tris)", scene.mesh_triangles());
+        outln!(
+            out,
+            "  {:<12} {:>10}",
+            "(mesh tris)",
+            scene.mesh_triangles()
+        );
     }
     match shapes.bounds() {
         Some((lo, hi)) => {
             let d = hi - lo;
-            println!(
+            outln!(out,
                 "bounding box: ({:.4}, {:.4}, {:.4}) to ({:.4}, {:.4}, {:.4}); size {:.4} x {:.4} x {:.4}",
                 lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, d.x, d.y, d.z
             );
         }
-        None => println!("bounding box: none (no surfaces)"),
+        None => outln!(out, "bounding box: none (no surfaces)"),
     }
     let lights = scene.prims.iter().filter(|p| p.ptype.is_light()).count();
-    println!(
+    outln!(
+        out,
         "distant sources: {}; light-emitting modifiers: {lights}",
         shapes.sources.len()
     );
     let unused = unused_modifiers(&scene);
-    println!("unused modifiers: {}", unused.len());
+    outln!(out, "unused modifiers: {}", unused.len());
     for &i in &unused {
         let p = scene.prim(i);
-        println!("  {}: {} \"{}\"", p.loc, p.ptype.name(), p.name);
+        outln!(out, "  {}: {} \"{}\"", p.loc, p.ptype.name(), p.name);
     }
     let count = |s: Severity| shapes.findings.iter().filter(|f| f.severity == s).count();
     let (degenerate, errors) = (count(Severity::Degenerate), count(Severity::Error));
-    println!(
+    outln!(out,
         "problems: {} ({degenerate} degenerate surfaces, dropped as RADIANCE drops them; {errors} function errors)",
         shapes.findings.len(),
     );
     for f in &shapes.findings {
-        println!("  {f}");
+        outln!(out, "  {f}");
     }
     let instances = scene
         .prims
@@ -109,8 +118,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         .filter(|p| matches!(p.ptype, PrimType::Instance | PrimType::Mesh))
         .count();
     if instances > 0 {
-        println!("note: {instances} instance/mesh primitive(s) refer to RADIANCE binary files daylit does not read");
+        outln!(out, "note: {instances} instance/mesh primitive(s) refer to RADIANCE binary files daylit does not read");
     }
+    output::print(&out)?;
     Ok(if degenerate + errors > 0 {
         ExitCode::FAILURE
     } else {

@@ -1,6 +1,7 @@
 //! `daylit getinfo`: prints the information header of daylit scene files and of RADIANCE files
 //! with a text header (pictures, octrees, matrices).
 
+use crate::output::{self, outln};
 use anyhow::Context;
 use daylit_scene::archive;
 use std::io::Read;
@@ -56,7 +57,13 @@ fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
 }
 
-fn info_of(name: &str, bytes: &[u8], dims: bool, with_name: bool) -> anyhow::Result<()> {
+fn info_of(
+    out: &mut String,
+    name: &str,
+    bytes: &[u8],
+    dims: bool,
+    with_name: bool,
+) -> anyhow::Result<()> {
     let (lines, start) = header(bytes).with_context(|| format!("{name}: no information header"))?;
     let prefix = if with_name {
         format!("{name}: ")
@@ -64,32 +71,34 @@ fn info_of(name: &str, bytes: &[u8], dims: bool, with_name: bool) -> anyhow::Res
         String::new()
     };
     if dims {
-        println!("{prefix}{}", dimensions(bytes, start)?);
+        outln!(out, "{prefix}{}", dimensions(bytes, start)?);
     } else {
         if with_name {
-            println!("{name}:");
+            outln!(out, "{name}:");
         }
         let indent = if with_name { "\t" } else { "" };
         for l in &lines {
-            println!("{indent}{l}");
+            outln!(out, "{indent}{l}");
         }
-        println!("{indent}");
+        outln!(out, "{indent}");
     }
     Ok(())
 }
 
 fn run_files(files: &[PathBuf], dims: bool) -> anyhow::Result<ExitCode> {
     let mut failed = false;
+    let mut out = String::new();
     for f in files {
         let name = f.display().to_string();
         let res = std::fs::read(f)
             .with_context(|| format!("{name}: cannot open"))
-            .and_then(|b| info_of(&name, &b, dims, true));
+            .and_then(|b| info_of(&mut out, &name, &b, dims, true));
         if let Err(e) = res {
             eprintln!("getinfo: {e:#}");
             failed = true;
         }
     }
+    output::print(&out)?;
     Ok(if failed {
         ExitCode::FAILURE
     } else {
@@ -113,7 +122,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b)?;
-        info_of("standard input", &b, dims, false)?;
+        let mut out = String::new();
+        info_of(&mut out, "standard input", &b, dims, false)?;
+        output::print(&out)?;
         return Ok(ExitCode::SUCCESS);
     }
     run_files(&files, dims)
