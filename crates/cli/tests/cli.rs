@@ -177,7 +177,7 @@ fn function_file_errors_are_reported_by_check() {
 fn a_reader_that_stops_early_is_not_an_error() {
     let files: Vec<String> = office().iter().map(|p| p.display().to_string()).collect();
     let script = format!(
-        "'{}' check {} | head -n 1 >/dev/null; exit ${{PIPESTATUS[0]}}",
+        "'{}' check {} | true; exit ${{PIPESTATUS[0]}}",
         env!("CARGO_BIN_EXE_daylit"),
         files.join(" ")
     );
