@@ -182,6 +182,8 @@ impl Accel {
         if use_cw {
             let cw = bvh2_to_cwbvh(&bvh2, opts.max_prims_per_leaf.clamp(1, 3), true, false);
             if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH {
+                let mut cw = cw;
+                cw.nodes = crate::pages::on_huge_pages(&cw.nodes);
                 accel.tree = Tree::Cw(cw);
                 accel.reorder();
                 return accel;
@@ -223,10 +225,10 @@ impl Accel {
             .into_iter()
             .map(Some)
             .collect();
-        self.shapes = idx
-            .iter()
-            .filter_map(|&o| slots[o as usize].take())
-            .collect();
+        self.shapes = crate::pages::collect_on_huge_pages(
+            n,
+            idx.iter().filter_map(|&o| slots[o as usize].take()),
+        );
         let mut pos = vec![0u32; n];
         for (k, &o) in idx.iter().enumerate() {
             pos[o as usize] = k as u32;

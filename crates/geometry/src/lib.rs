@@ -7,6 +7,7 @@
 //! never culled wrongly. Every primitive test is done again in `f64`.
 
 mod accel;
+mod pages;
 mod shapes;
 
 pub use accel::{brute_force_closest, Accel, AccelOptions, BvhLayout, Hit};
