@@ -39,8 +39,8 @@ pub enum SceneError {
         /// What was expected or what is wrong.
         msg: String,
     },
-    /// A file could not be read.
-    #[error("{}: cannot read: {source}", path.display())]
+    /// A file could not be read (the reason is the error's source).
+    #[error("{}: cannot read", path.display())]
     Io {
         /// The file.
         path: PathBuf,
