@@ -39,13 +39,13 @@ pub enum SceneError {
         /// What was expected or what is wrong.
         msg: String,
     },
-    /// A file could not be read (the reason is the error's source).
-    #[error("{}: cannot read", path.display())]
+    /// A file could not be read.
+    #[error("{}: cannot read: {reason}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (the operating system's message; kept as text so that it is printed once).
+        reason: String,
     },
     /// The binary scene file is damaged, truncated or of another version.
     #[error("{}: {msg}", path.display())]

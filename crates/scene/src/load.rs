@@ -69,14 +69,14 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map_err(|source| {
             SceneError::Io {
                 path: path.into(),
-                source,
+                reason: source.to_string(),
             }
         })?;
         return Ok(buf);
     }
-    let io = |source| SceneError::Io {
+    let io = |e: std::io::Error| SceneError::Io {
         path: path.into(),
-        source,
+        reason: e.to_string(),
     };
     // A device such as /dev/zero never ends; files and pipes do.
     let meta = std::fs::metadata(path).map_err(io)?;
