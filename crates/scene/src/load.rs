@@ -123,18 +123,17 @@ impl Loader<'_> {
     fn add_text(&mut self, bytes: &[u8], source: Arc<str>, cwd: &Path, depth: usize) -> Result<()> {
         let opts = self.opts;
         let builder = &mut self.builder;
-        read_items(bytes, source, &mut |item| {
-            let prims = match item {
-                Item::Prim(p) => vec![p],
-                Item::Command(w) => run_command(opts, &w, cwd, depth + 1)?,
-            };
-            for p in prims {
-                if opts.check_files {
-                    check_files(opts, &p)?;
-                }
-                builder.add(p)?;
+        let mut add = |p: RawPrim| {
+            if opts.check_files {
+                check_files(opts, &p)?;
             }
-            Ok(())
+            builder.add(p).map(drop)
+        };
+        read_items(bytes, source, &mut |item| match item {
+            Item::Prim(p) => add(p),
+            Item::Command(w) => run_command(opts, &w, cwd, depth + 1)?
+                .into_iter()
+                .try_for_each(&mut add),
         })
     }
 }
