@@ -3,6 +3,7 @@
 
 mod bench;
 mod check;
+mod compare;
 mod getinfo;
 mod oconv;
 mod output;
@@ -62,6 +63,8 @@ enum Cmd {
     Getinfo(getinfo::Args),
     /// Benchmark loading, BVH building and random-ray throughput on a scene.
     BenchRays(bench::Args),
+    /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
+    Compare(compare::Args),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
             Cmd::Oconv(a) => oconv::run(&a),
             Cmd::Getinfo(a) => getinfo::run(&a),
             Cmd::BenchRays(a) => bench::run(&a),
+            Cmd::Compare(a) => compare::run(&a),
         }
     };
     match result {
