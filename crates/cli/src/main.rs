@@ -7,6 +7,7 @@ mod compare;
 mod getinfo;
 mod oconv;
 mod output;
+mod vwrays;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -63,6 +64,8 @@ enum Cmd {
     Getinfo(getinfo::Args),
     /// Benchmark loading, BVH building and random-ray throughput on a scene.
     BenchRays(bench::Args),
+    /// The ray of every pixel of a view or picture, as RADIANCE's vwrays writes them.
+    Vwrays(vwrays::Args),
     /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
     Compare(compare::Args),
 }
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
             Cmd::Getinfo(a) => getinfo::run(&a),
             Cmd::BenchRays(a) => bench::run(&a),
             Cmd::Compare(a) => compare::run(&a),
+            Cmd::Vwrays(a) => vwrays::run(&a),
         }
     };
     match result {
@@ -99,6 +103,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
     match prog {
         "oconv" => oconv::run_radiance(args),
         "getinfo" => getinfo::run_radiance(args),
+        "vwrays" => vwrays::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -184,3 +184,34 @@ fn a_reader_that_stops_early_is_not_an_error() {
     let (o, _, err) = run(Command::new("bash").arg("-c").arg(script));
     assert!(o.status.success() && !err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn vwrays_matches_radiance() {
+    let dir = root().join("crates/cli/tests/golden/vwrays");
+    let cases = std::fs::read_to_string(dir.join("cases.txt")).unwrap();
+    for (n, case) in cases.lines().filter(|l| !l.is_empty()).enumerate() {
+        let (o, out, err) = run(daylit()
+            .current_dir(&dir)
+            .arg("vwrays")
+            .args(case.split_whitespace()));
+        assert!(o.status.success(), "{case}: {err}");
+        let golden = std::fs::read_to_string(dir.join(format!("{n:02}.txt"))).unwrap();
+        assert_eq!(out.lines().count(), golden.lines().count(), "{case}");
+        for (a, b) in out.lines().zip(golden.lines()) {
+            let (wa, wb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+            assert_eq!(wa.len(), wb.len(), "{case}: {a} vs {b}");
+            for (x, y) in wa.iter().zip(&wb) {
+                match (x.parse::<f64>(), y.parse::<f64>()) {
+                    (Ok(x), Ok(y)) => assert!(
+                        (x - y).abs() <= 2e-5 * y.abs().max(1.0),
+                        "{case}: {a} vs {b}"
+                    ),
+                    _ => assert_eq!(x, y, "{case}"),
+                }
+            }
+        }
+    }
+    // A bad view is an error, not an empty output.
+    let (o, _, err) = run(daylit().args(["vwrays", "-vtq", "-x", "4"]));
+    assert!(!o.status.success() && err.contains("vwrays"), "{err}");
+}
