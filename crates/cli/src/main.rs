@@ -7,6 +7,7 @@ mod compare;
 mod getinfo;
 mod oconv;
 mod output;
+mod rtrace;
 mod vwrays;
 
 use clap::{Parser, Subcommand};
@@ -64,6 +65,9 @@ enum Cmd {
     Getinfo(getinfo::Args),
     /// Benchmark loading, BVH building and random-ray throughput on a scene.
     BenchRays(bench::Args),
+    /// RADIANCE's rtrace, geometric outputs (-o d o L p N n s m M) for now.
+    #[command(disable_help_flag = true)]
+    Rtrace(rtrace::Args),
     /// The ray of every pixel of a view or picture, as RADIANCE's vwrays writes them.
     Vwrays(vwrays::Args),
     /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
             Cmd::BenchRays(a) => bench::run(&a),
             Cmd::Compare(a) => compare::run(&a),
             Cmd::Vwrays(a) => vwrays::run(&a),
+            Cmd::Rtrace(a) => rtrace::run(&a),
         }
     };
     match result {
@@ -104,6 +109,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "oconv" => oconv::run_radiance(args),
         "getinfo" => getinfo::run_radiance(args),
         "vwrays" => vwrays::run_radiance(args),
+        "rtrace" => rtrace::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

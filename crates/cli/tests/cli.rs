@@ -215,3 +215,43 @@ fn vwrays_matches_radiance() {
     let (o, _, err) = run(daylit().args(["vwrays", "-vtq", "-x", "4"]));
     assert!(!o.status.success() && err.contains("vwrays"), "{err}");
 }
+
+#[test]
+fn rtrace_geometry_matches_radiance() {
+    // The rays and RADIANCE 6.0a's `rtrace -h -oLNs` answers kept for the compile crate's test.
+    let dir = root().join("crates/compile/tests/golden");
+    let golden = std::fs::read_to_string(dir.join("rays.txt")).unwrap();
+    let input: String = golden
+        .lines()
+        .map(|l| l.split_whitespace().take(6).collect::<Vec<_>>().join(" ") + "\n")
+        .collect();
+    let mut child = daylit()
+        .current_dir(&dir)
+        .args(["rtrace", "-h", "-n", "2", "-oLNs", "mixed.rad"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), golden.lines().count());
+    for (a, g) in out.lines().zip(golden.lines()) {
+        let a: Vec<&str> = a.split('\t').collect();
+        let g: Vec<&str> = g.split_whitespace().skip(6).collect();
+        assert_eq!(a[4], g[4], "surface: {a:?} vs {g:?}");
+        for k in 0..4 {
+            let (x, y): (f64, f64) = (a[k].parse().unwrap(), g[k].parse().unwrap());
+            assert!((x - y).abs() <= 2e-6 * y.abs().max(1.0), "{a:?} vs {g:?}");
+        }
+    }
+    // Outputs that need shading are refused clearly.
+    let (o, _, err) = run(daylit()
+        .current_dir(&dir)
+        .args(["rtrace", "-ov", "mixed.rad"]));
+    assert!(
+        !o.status.success() && err.contains("light-transport"),
+        "{err}"
+    );
+}

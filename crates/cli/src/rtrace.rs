@@ -1,0 +1,388 @@
+//! `daylit rtrace` (and `rtrace`): RADIANCE's ray-tracing front end. This version answers the
+//! geometric outputs — what `rtrace` computes without shading (its cast-only mode): origin,
+//! direction, distance, point, normal, surface, modifier and material names. Outputs that need
+//! radiance (`v V w W l r R x X c`) arrive with the light-transport engine.
+
+use anyhow::{bail, Context};
+use daylit_compile::{compile, CompiledScene, Origin};
+use daylit_geometry::{DVec3, Ray};
+use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
+use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `daylit rtrace`, written as RADIANCE's rtrace takes them.
+#[derive(clap::Args)]
+pub struct Args {
+    /// RADIANCE rtrace options, then the scene (an octree from `daylit oconv`, or scene files).
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
+    args: Vec<String>,
+}
+
+/// rtrace options that take values and are accepted without effect on geometric outputs.
+const VALUE_OPTIONS: &[(&str, usize)] = &[
+    ("-dj", 1),
+    ("-ds", 1),
+    ("-dt", 1),
+    ("-dc", 1),
+    ("-dr", 1),
+    ("-dp", 1),
+    ("-ss", 1),
+    ("-st", 1),
+    ("-ab", 1),
+    ("-aa", 1),
+    ("-ar", 1),
+    ("-ad", 1),
+    ("-as", 1),
+    ("-av", 3),
+    ("-aw", 1),
+    ("-af", 1),
+    ("-ae", 1),
+    ("-ai", 1),
+    ("-aE", 1),
+    ("-aI", 1),
+    ("-lr", 1),
+    ("-lw", 1),
+    ("-me", 3),
+    ("-ma", 3),
+    ("-mg", 1),
+    ("-ms", 1),
+    ("-e", 1),
+    ("-t", 1),
+    ("-P", 1),
+    ("-PP", 1),
+    ("-pm", 1),
+];
+
+/// Switches (each may end in `+` or `-`) accepted without effect on geometric outputs.
+const SWITCHES: &[&str] = &["-i", "-I", "-u", "-w", "-ld", "-bv", "-dv", "-co", "-dm"];
+
+/// One requested output column.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Out {
+    Origin,
+    Dir,
+    Dist,
+    Point,
+    Normal,
+    Surface,
+    Modifier,
+    Material,
+}
+
+struct Options {
+    outputs: Vec<Out>,
+    fmt_in: char,
+    fmt_out: char,
+    header: bool,
+    res: Option<(usize, usize)>,
+    threads: usize,
+    scene: Vec<PathBuf>,
+}
+
+fn parse(args: &[String]) -> anyhow::Result<Options> {
+    let mut o = Options {
+        outputs: vec![],
+        fmt_in: 'a',
+        fmt_out: 'a',
+        header: true,
+        res: None,
+        threads: 0,
+        scene: vec![],
+    };
+    let mut spec = "v".to_string();
+    let (mut x, mut y) = (0usize, 0usize);
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let value = |k: usize| -> anyhow::Result<&str> {
+            args.get(i + k)
+                .map(String::as_str)
+                .with_context(|| format!("rtrace: option {a} needs a value"))
+        };
+        let mut take = 0;
+        if let Some(s) = a.strip_prefix("-o") {
+            spec = s.to_string();
+        } else if let Some(f) = a.strip_prefix("-f") {
+            let c: Vec<char> = f.chars().collect();
+            match c[..] {
+                [io] if "adf".contains(io) => (o.fmt_in, o.fmt_out) = (io, io),
+                [i_, o_] if "adf".contains(i_) && "adf".contains(o_) => {
+                    (o.fmt_in, o.fmt_out) = (i_, o_)
+                }
+                _ => {
+                    bail!("rtrace: bad format {a} (expected -f followed by one or two of a, f, d)")
+                }
+            }
+        } else if matches!(a, "-h" | "-h+" | "-h-") {
+            // RADIANCE switches: alone they toggle, `+`/`-` set.
+            o.header = match a {
+                "-h+" => true,
+                "-h-" => false,
+                _ => !o.header,
+            };
+        } else if a == "-x" || a == "-y" || a == "-n" {
+            let v = value(1)?;
+            let n: usize = v
+                .parse()
+                .with_context(|| format!("rtrace: {a} expects a whole number, found \"{v}\""))?;
+            match a {
+                "-x" => x = n,
+                "-y" => y = n,
+                _ => o.threads = n,
+            }
+            take = 1;
+        } else if let Some(&(_, n)) = VALUE_OPTIONS.iter().find(|(name, _)| *name == a) {
+            for k in 1..=n {
+                value(k)?;
+            }
+            take = n;
+        } else if SWITCHES.iter().any(|s| {
+            a.strip_prefix(s)
+                .is_some_and(|r| r.is_empty() || r == "+" || r == "-")
+        }) {
+        } else if a.starts_with('-') && a.len() > 1 {
+            bail!("rtrace: unknown option {a}");
+        } else {
+            o.scene.push(PathBuf::from(a));
+        }
+        i += 1 + take;
+    }
+    for c in spec.chars() {
+        o.outputs.push(match c {
+            'o' => Out::Origin,
+            'd' => Out::Dir,
+            'L' => Out::Dist,
+            'p' => Out::Point,
+            'N' | 'n' => Out::Normal,
+            's' => Out::Surface,
+            'm' => Out::Modifier,
+            'M' => Out::Material,
+            'v' | 'V' | 'w' | 'W' | 'l' | 'r' | 'R' | 'x' | 'X' | 'c' | '~' => bail!(
+                "rtrace: output -o{c} needs the light-transport engine, not in this version of daylit; geometric outputs (o d L p N n s m M) work"
+            ),
+            _ => bail!("rtrace: unknown output -o{c}"),
+        });
+    }
+    if x > 0 && y > 0 {
+        o.res = Some((x, y));
+    }
+    if o.scene.is_empty() {
+        bail!("rtrace: no scene given (an octree from daylit oconv, or scene files)");
+    }
+    Ok(o)
+}
+
+fn read_rays(fmt: char) -> anyhow::Result<Vec<Ray>> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("cannot read standard input")?;
+    let nums: Vec<f64> = match fmt {
+        'f' => bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64)
+            .collect(),
+        'd' => bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_ne_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect(),
+        _ => {
+            let text = String::from_utf8_lossy(&bytes);
+            let mut v = Vec::new();
+            for (n, line) in text.lines().enumerate() {
+                for w in line.split_whitespace() {
+                    v.push(w.parse::<f64>().map_err(|_| {
+                        anyhow::anyhow!(
+                            "standard input:{}: expected a number, found \"{w}\"",
+                            n + 1
+                        )
+                    })?);
+                }
+            }
+            if v.len() % 6 != 0 {
+                bail!("standard input: {} numbers is not a whole number of rays (6 each: origin, direction)", v.len());
+            }
+            v
+        }
+    };
+    Ok(nums
+        .chunks_exact(6)
+        .map(|c| Ray {
+            origin: DVec3::new(c[0], c[1], c[2]),
+            dir: DVec3::new(c[3], c[4], c[5]),
+        })
+        .collect())
+}
+
+/// Names of the shape's surface, modifier and material.
+fn names<'a>(scene: &'a Scene, origin: Origin) -> [&'a str; 3] {
+    let (surface, modifier) = match origin {
+        Origin::Prim(id) => {
+            let p = scene.prim(id);
+            (p.name.as_str(), p.modifier)
+        }
+        Origin::MeshTri { mesh, tri } => {
+            let m = &scene.meshes[mesh as usize];
+            (
+                m.source.as_str(),
+                m.modifiers[m.tri_modifier[tri as usize] as usize],
+            )
+        }
+    };
+    let name = |m: Option<u32>| m.map_or("void", |i| scene.prim(i).name.as_str());
+    [surface, name(modifier), name(scene.material_of(modifier))]
+}
+
+/// One ray's output record.
+fn trace(
+    scene: &Scene,
+    compiled: &CompiledScene,
+    outputs: &[Out],
+    fmt: char,
+    ray: &Ray,
+    out: &mut Vec<u8>,
+) {
+    let len = ray.dir.length();
+    let hit = if len > 0.0 {
+        let r = Ray::new(ray.origin, ray.dir / len);
+        compiled
+            .accel
+            .closest_hit(&r, 0.0, f64::INFINITY)
+            .map(|h| (h, r.dir))
+    } else {
+        None
+    };
+    let dir = hit.map_or(
+        if len > 0.0 {
+            ray.dir / len
+        } else {
+            DVec3::ZERO
+        },
+        |(_, d)| d,
+    );
+    let [s, m, mm] = hit.map_or(["*"; 3], |(h, _)| {
+        names(scene, compiled.origins[h.prim as usize])
+    });
+    let put = |out: &mut Vec<u8>, v: f64| match fmt {
+        'f' => out.extend_from_slice(&(v as f32).to_ne_bytes()),
+        'd' => out.extend_from_slice(&v.to_ne_bytes()),
+        _ => out.extend_from_slice(format!("{}\t", c_exp(v)).as_bytes()),
+    };
+    let put3 = |out: &mut Vec<u8>, v: DVec3| v.to_array().into_iter().for_each(|x| put(out, x));
+    for o in outputs {
+        match o {
+            Out::Origin => put3(out, ray.origin),
+            Out::Dir => put3(out, dir),
+            Out::Dist => put(out, hit.map_or(1e10, |(h, _)| h.t)),
+            // RADIANCE gives the origin as the point of a ray that hits nothing.
+            Out::Point => put3(out, hit.map_or(ray.origin, |(h, _)| h.point)),
+            Out::Normal => put3(out, hit.map_or(DVec3::ZERO, |(h, _)| h.normal)),
+            Out::Surface | Out::Modifier | Out::Material => {
+                let name = match o {
+                    Out::Surface => s,
+                    Out::Modifier => m,
+                    _ => mm,
+                };
+                if fmt == 'a' {
+                    out.extend_from_slice(format!("{name}\t").as_bytes());
+                }
+            }
+        }
+    }
+    if fmt == 'a' {
+        out.push(b'\n');
+    }
+}
+
+/// C's `%e`: six decimals and a signed two-digit exponent.
+fn c_exp(v: f64) -> String {
+    let s = format!("{v:.6e}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let n: i32 = e.parse().unwrap_or(0);
+            format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
+        }
+        None => s,
+    }
+}
+
+/// Runs rtrace with RADIANCE's arguments.
+pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let o = parse(args)?;
+    if o.fmt_out != 'a'
+        && o.outputs
+            .iter()
+            .any(|x| matches!(x, Out::Surface | Out::Modifier | Out::Material))
+    {
+        bail!("rtrace: names (-os -om -oM) can only be written in ASCII output (-fa)");
+    }
+    let scene = load_scene(&o.scene, &LoadOptions::default())?;
+    let has_textures = scene
+        .prims
+        .iter()
+        .any(|p| matches!(p.ptype, PrimType::Texfunc | PrimType::Texdata));
+    if has_textures && args.iter().any(|a| a.starts_with("-o") && a.contains('n')) {
+        bail!("rtrace: -on (perturbed normal) with textures needs the light-transport engine; -oN gives the surface normal");
+    }
+    let compiled = compile(&scene);
+    let rays = read_rays(o.fmt_in)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .build()?;
+    let mut text = Vec::new();
+    if o.header {
+        let mut h = String::from("#?RADIANCE\n");
+        h += &format!("rtrace {}\n", args.join(" "));
+        h += &format!("SOFTWARE= daylit {}\n", env!("CARGO_PKG_VERSION"));
+        let ncomp: usize = o
+            .outputs
+            .iter()
+            .map(|x| match x {
+                Out::Origin | Out::Dir | Out::Point | Out::Normal => 3,
+                Out::Dist | Out::Surface | Out::Modifier | Out::Material => 1,
+            })
+            .sum();
+        h += &format!("NCOMP={ncomp}\n");
+        match o.fmt_out {
+            'f' => h += "BigEndian=0\nFORMAT=float\n",
+            'd' => h += "BigEndian=0\nFORMAT=double\n",
+            _ => h += "FORMAT=ascii\n",
+        }
+        h.push('\n');
+        text.extend_from_slice(h.as_bytes());
+    }
+    if let Some((x, y)) = o.res {
+        text.extend_from_slice(format!("-Y {y:8} +X {x:8}\n").as_bytes());
+    }
+    // Rays are traced in parallel in chunks; output keeps the input order.
+    let records: Vec<Vec<u8>> = pool.install(|| {
+        rays.par_chunks(4096)
+            .map(|chunk| {
+                let mut buf = Vec::new();
+                for r in chunk {
+                    trace(&scene, &compiled, &o.outputs, o.fmt_out, r, &mut buf);
+                }
+                buf
+            })
+            .collect()
+    });
+    let mut out = std::io::stdout().lock();
+    let res = std::iter::once(&text)
+        .chain(&records)
+        .try_for_each(|b| out.write_all(b))
+        .and_then(|_| out.flush());
+    match res {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write to standard output")?
+        }
+        _ => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `daylit rtrace`.
+pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
+    run_radiance(&a.args)
+}
