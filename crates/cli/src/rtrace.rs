@@ -217,7 +217,7 @@ fn read_rays(fmt: char) -> anyhow::Result<Vec<Ray>> {
 }
 
 /// Names of the shape's surface, modifier and material.
-fn names<'a>(scene: &'a Scene, origin: Origin) -> [&'a str; 3] {
+fn names(scene: &Scene, origin: Origin) -> [&str; 3] {
     let (surface, modifier) = match origin {
         Origin::Prim(id) => {
             let p = scene.prim(id);
