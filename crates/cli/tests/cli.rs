@@ -67,7 +67,7 @@ fn oconv_file_is_accepted_in_place_of_the_text() {
 #[test]
 fn answers_to_radiance_program_names() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["oconv", "getinfo", "rtrace"] {
+    for name in ["oconv", "getinfo", "rtrace", "rpict"] {
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), dir.path().join(name)).unwrap();
     }
     // RADIANCE's oconv writes the octree to standard output.
@@ -82,9 +82,20 @@ fn answers_to_radiance_program_names() {
         o.status.success() && info.starts_with(&format!("{}:\n\t#?DAYLIT_SCENE", oct.display())),
         "{info}"
     );
-    let (o, _, err) = run(&mut Command::new(dir.path().join("rtrace")));
+    // rtrace takes RADIANCE's options and the scene file; -h turns the header off.
+    let mut child = Command::new(dir.path().join("rtrace"))
+        .args(["-h", "-oLs", oct.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"1.8 4 1.4 0 0 1\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(text(&o.stdout), "1.450000e+00\tceiling\t\n");
+    // Programs not written yet say so.
+    let (o, _, err) = run(&mut Command::new(dir.path().join("rpict")));
     assert!(
-        !o.status.success() && err.contains("rtrace is not implemented"),
+        !o.status.success() && err.contains("rpict is not implemented"),
         "{err}"
     );
 }
