@@ -41,3 +41,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
 }
+
+/// A number as C's `%.Ne` writes it (`1.500000e+00`): RADIANCE's programs print this way and
+/// scripts that read their output expect it.
+pub fn c_exp(v: f64, decimals: usize) -> String {
+    let s = format!("{v:.decimals$e}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let n: i32 = e.parse().unwrap_or(0);
+            format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
+        }
+        None => s,
+    }
+}

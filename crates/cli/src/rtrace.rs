@@ -268,7 +268,7 @@ fn trace(
     let put = |out: &mut Vec<u8>, v: f64| match fmt {
         'f' => out.extend_from_slice(&(v as f32).to_ne_bytes()),
         'd' => out.extend_from_slice(&v.to_ne_bytes()),
-        _ => out.extend_from_slice(format!("{}\t", c_exp(v)).as_bytes()),
+        _ => out.extend_from_slice(format!("{}\t", crate::output::c_exp(v, 6)).as_bytes()),
     };
     let put3 = |out: &mut Vec<u8>, v: DVec3| v.to_array().into_iter().for_each(|x| put(out, x));
     for o in outputs {
@@ -293,18 +293,6 @@ fn trace(
     }
     if fmt == 'a' {
         out.push(b'\n');
-    }
-}
-
-/// C's `%e`: six decimals and a signed two-digit exponent.
-fn c_exp(v: f64) -> String {
-    let s = format!("{v:.6e}");
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let n: i32 = e.parse().unwrap_or(0);
-            format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
-        }
-        None => s,
     }
 }
 

@@ -160,25 +160,11 @@ fn write_ray(out: &mut Vec<u8>, format: char, v: [f64; 6]) {
             .iter()
             .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
         _ => {
-            let words: Vec<String> = v.iter().map(|x| format!("{x:.5e}")).collect();
-            out.extend_from_slice(c_style_exponents(&words.join(" ")).as_bytes());
+            let words: Vec<String> = v.iter().map(|x| crate::output::c_exp(*x, 5)).collect();
+            out.extend_from_slice(words.join(" ").as_bytes());
             out.push(b'\n');
         }
     }
-}
-
-/// Rust writes `1.5e0`; C's `%e` writes `1.50000e+00`. Rewrite exponents the C way.
-fn c_style_exponents(s: &str) -> String {
-    s.split(' ')
-        .map(|w| match w.split_once('e') {
-            Some((m, e)) => {
-                let n: i32 = e.parse().unwrap_or(0);
-                format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
-            }
-            None => w.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Runs vwrays with RADIANCE's arguments.
