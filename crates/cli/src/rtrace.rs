@@ -179,6 +179,17 @@ fn read_rays(fmt: char) -> anyhow::Result<Vec<Ray>> {
     std::io::stdin()
         .read_to_end(&mut bytes)
         .context("cannot read standard input")?;
+    let size = match fmt {
+        'f' => 24,
+        'd' => 48,
+        _ => 0,
+    };
+    if size > 0 && bytes.len() % size != 0 {
+        bail!(
+            "standard input: {} bytes is not a whole number of rays ({size} bytes each in -f{fmt} format)",
+            bytes.len()
+        );
+    }
     let nums: Vec<f64> = match fmt {
         'f' => bytes
             .chunks_exact(4)

@@ -266,3 +266,37 @@ fn rtrace_geometry_matches_radiance() {
         "{err}"
     );
 }
+
+#[test]
+fn rtrace_refuses_malformed_rays() {
+    let office = office();
+    for (input, fmt, want) in [
+        (
+            &b"1 2 3 0 0"[..],
+            "-fa",
+            "5 numbers is not a whole number of rays",
+        ),
+        (
+            &b"1 2 x 0 0 1\n"[..],
+            "-fa",
+            "standard input:1: expected a number, found \"x\"",
+        ),
+        (
+            &[0u8; 30][..],
+            "-ff",
+            "30 bytes is not a whole number of rays",
+        ),
+    ] {
+        let mut child = daylit()
+            .args(["rtrace", "-h", fmt, "-oL"])
+            .args(&office)
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = text(&o.stderr);
+        assert!(!o.status.success() && err.contains(want), "{err}");
+    }
+}
