@@ -11,14 +11,13 @@ use std::time::Instant;
 use daylit_geometry::{Accel, AccelOptions, BvhLayout, DVec3, Ray, Shape, Triangle};
 use rayon::prelude::*;
 
-struct Rng(u64);
+struct Rng(rand_pcg::Pcg64Mcg);
 impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(rand::SeedableRng::seed_from_u64(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        rand::RngCore::next_u64(&mut self.0)
     }
     fn f(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
@@ -76,7 +75,7 @@ fn scene(ntris: usize) -> Vec<Shape> {
         }
     }
     // Boxes for the rest.
-    let mut rng = Rng(1);
+    let mut rng = Rng::new(1);
     while out.len() + 12 <= ntris {
         let lo = DVec3::new(rng.f() * size, rng.f() * size, rng.f() * 40.0);
         let e = DVec3::new(
@@ -107,7 +106,7 @@ fn scene(ntris: usize) -> Vec<Shape> {
 }
 
 fn rays(count: usize, seed: u64) -> Vec<(Ray, f64)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
             let o = ORIGIN + DVec3::new(rng.f() * 200.0, rng.f() * 200.0, 2.0 + rng.f() * 50.0);

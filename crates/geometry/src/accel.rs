@@ -566,39 +566,39 @@ fn up(x: f64) -> f32 {
     }
 }
 
-/// Depth of a CWBVH (iterative: the tree may be deep when degenerate).
-fn cwbvh_depth(bvh: &CwBvh) -> usize {
-    if bvh.nodes.is_empty() {
+/// Depth of a tree given by its root and a function listing a node's children (iterative:
+/// a degenerate tree may be deep).
+fn tree_depth(empty: bool, children: impl Fn(usize, &mut Vec<usize>)) -> usize {
+    if empty {
         return 0;
     }
-    let mut max = 0;
+    let (mut max, mut kids) = (0, Vec::new());
     let mut stack = vec![(0usize, 1usize)];
     while let Some((n, d)) = stack.pop() {
         max = max.max(d);
-        let node = &bvh.nodes[n];
-        for j in 0..node.imask.count_ones() as usize {
-            stack.push((node.child_base_idx as usize + j, d + 1));
-        }
+        kids.clear();
+        children(n, &mut kids);
+        stack.extend(kids.iter().map(|&k| (k, d + 1)));
     }
     max
 }
 
-/// Depth of a BVH2 (iterative).
+/// Depth of a CWBVH.
+fn cwbvh_depth(bvh: &CwBvh) -> usize {
+    tree_depth(bvh.nodes.is_empty(), |n, out| {
+        let node = &bvh.nodes[n];
+        out.extend((0..node.imask.count_ones() as usize).map(|j| node.child_base_idx as usize + j));
+    })
+}
+
+/// Depth of a BVH2.
 fn bvh2_depth(bvh: &Bvh2) -> usize {
-    if bvh.nodes.is_empty() {
-        return 0;
-    }
-    let mut max = 0;
-    let mut stack = vec![(0usize, 1usize)];
-    while let Some((n, d)) = stack.pop() {
-        max = max.max(d);
+    tree_depth(bvh.nodes.is_empty(), |n, out| {
         let node = &bvh.nodes[n];
         if !node.is_leaf() {
-            stack.push((node.first_index as usize, d + 1));
-            stack.push((node.first_index as usize + 1, d + 1));
+            out.extend([node.first_index as usize, node.first_index as usize + 1]);
         }
-    }
-    max
+    })
 }
 
 #[allow(dead_code)]

@@ -4,15 +4,14 @@
 use daylit_geometry::*;
 use rayon::prelude::*;
 
-/// SplitMix64: small, deterministic, no dependency.
-struct Rng(u64);
+/// Deterministic random numbers for reproducible test scenes and rays.
+struct Rng(rand_pcg::Pcg64Mcg);
 impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(rand::SeedableRng::seed_from_u64(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        rand::RngCore::next_u64(&mut self.0)
     }
     fn f(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
@@ -138,7 +137,7 @@ fn cluster(rng: &mut Rng, off: DVec3, out: &mut Vec<Shape>) {
 }
 
 fn scene() -> Vec<Shape> {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut shapes = Vec::new();
     cluster(&mut rng, v(0., 0., 0.), &mut shapes);
     cluster(&mut rng, v(1e5, 1e5, 0.), &mut shapes);
@@ -218,7 +217,7 @@ fn slab(ray: &Ray, lo: DVec3, hi: DVec3, tmin: f64, tmax: f64) -> bool {
 /// Ray number `i`: mixes uniform directions, rays aimed at shapes, axis-aligned rays,
 /// rays from far away and limited t ranges.
 fn make_ray(shapes: &[Shape], i: u64) -> (Ray, f64, f64) {
-    let mut rng = Rng(i.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xABCD);
+    let mut rng = Rng::new(i.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xABCD);
     let offs = [v(0., 0., 0.), v(1e5, 1e5, 0.), v(-1e5, 3e4, 5e4)];
     let off = offs[(rng.next() % 3) as usize];
     let o = rng.vec(off - DVec3::splat(3.0), off + DVec3::splat(13.0));
