@@ -32,9 +32,9 @@ trap 'rm -rf "$tmp"' EXIT
 # Direct and specular settings pinned for both programs (rtrace and rpict have different defaults).
 DIRECT="-dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0"
 # Rooms: converged sensor settings (MC noise about 0.3%, see README).
-ROOM_RT="-ab 8 -ad 16384 -as 4096 -aa 0 -lr -10 -lw 1e-6 -u+ $DIRECT"
+ROOM_RT="-ab 8 -ad 16384 -as 0 -aa 0 -lr -10 -lw 1e-6 -u+ $DIRECT"
 # Rooms: images (128 x 128 angular fisheye, one ray per pixel at its centre, no pixel interpolation).
-ROOM_PICT="-x 128 -y 128 -pa 1 -ps 1 -pj 0 -pt 0 -ab 4 -ad 512 -as 128 -aa 0 -lr -10 -lw 1e-5 -u+ $DIRECT"
+ROOM_PICT="-x 128 -y 128 -pa 1 -ps 1 -pj 0 -pt 0 -ab 4 -ad 512 -as 0 -aa 0 -lr -10 -lw 1e-5 -u+ $DIRECT"
 
 rt_opts() {   # rtrace options per case
   case "$1" in

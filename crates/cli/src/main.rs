@@ -7,6 +7,7 @@ mod compare;
 mod getinfo;
 mod oconv;
 mod output;
+mod rpict;
 mod rtrace;
 mod vwrays;
 
@@ -65,9 +66,14 @@ enum Cmd {
     Getinfo(getinfo::Args),
     /// Benchmark loading, BVH building and random-ray throughput on a scene.
     BenchRays(bench::Args),
-    /// RADIANCE's rtrace, geometric outputs (-o d o L p N n s m M) for now.
+    /// RADIANCE's rtrace: radiance and irradiance (-ov -I -i) and geometric outputs for rays.
     #[command(disable_help_flag = true)]
     Rtrace(rtrace::Args),
+    /// RADIANCE's rpict: a picture of a view, as RGBE HDR on standard output.
+    #[command(disable_help_flag = true)]
+    Rpict(rpict::Args),
+    /// Render a view with trustworthy defaults: HDR picture, tone-mapped PNG, progress bar.
+    Render(rpict::RenderArgs),
     /// The ray of every pixel of a view or picture, as RADIANCE's vwrays writes them.
     Vwrays(vwrays::Args),
     /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
@@ -92,6 +98,8 @@ fn main() -> ExitCode {
             Cmd::Compare(a) => compare::run(&a),
             Cmd::Vwrays(a) => vwrays::run(&a),
             Cmd::Rtrace(a) => rtrace::run(&a),
+            Cmd::Rpict(a) => rpict::run(&a),
+            Cmd::Render(a) => rpict::run_render(&a),
         }
     };
     match result {
@@ -110,6 +118,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "getinfo" => getinfo::run_radiance(args),
         "vwrays" => vwrays::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),
+        "rpict" => rpict::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

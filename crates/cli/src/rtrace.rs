@@ -1,7 +1,7 @@
-//! `daylit rtrace` (and `rtrace`): RADIANCE's ray-tracing front end. This version answers the
-//! geometric outputs — what `rtrace` computes without shading (its cast-only mode): origin,
-//! direction, distance, point, normal, surface, modifier and material names. Outputs that need
-//! radiance (`v V w W l r R x X c`) arrive with the light-transport engine.
+//! `daylit rtrace` (and `rtrace`): RADIANCE's ray-tracing front end: values (`v V w l`, with
+//! `-I` irradiance at points and `-i` irradiance at surfaces) from the light-transport engine,
+//! and the geometric outputs (origin, direction, distance, point, normal, surface, modifier
+//! and material names).
 
 use anyhow::{bail, Context};
 use daylit_compile::{compile, CompiledScene, Origin};
@@ -20,30 +20,14 @@ pub struct Args {
     args: Vec<String>,
 }
 
-/// rtrace options that take values and are accepted without effect on geometric outputs.
+/// rtrace options that take values and do not change the result (mist, photon maps, cache
+/// files, reporting).
 const VALUE_OPTIONS: &[(&str, usize)] = &[
-    ("-dj", 1),
-    ("-ds", 1),
-    ("-dt", 1),
-    ("-dc", 1),
-    ("-dr", 1),
-    ("-dp", 1),
-    ("-ss", 1),
-    ("-st", 1),
-    ("-ab", 1),
-    ("-aa", 1),
-    ("-ar", 1),
-    ("-ad", 1),
-    ("-as", 1),
-    ("-av", 3),
-    ("-aw", 1),
     ("-af", 1),
     ("-ae", 1),
     ("-ai", 1),
     ("-aE", 1),
     ("-aI", 1),
-    ("-lr", 1),
-    ("-lw", 1),
     ("-me", 3),
     ("-ma", 3),
     ("-mg", 1),
@@ -56,7 +40,7 @@ const VALUE_OPTIONS: &[(&str, usize)] = &[
 ];
 
 /// Switches (each may end in `+` or `-`) accepted without effect on geometric outputs.
-const SWITCHES: &[&str] = &["-i", "-I", "-u", "-w", "-ld", "-bv", "-dv", "-co", "-dm"];
+const SWITCHES: &[&str] = &["-w", "-ld", "-co", "-dm"];
 
 /// One requested output column.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -69,9 +53,24 @@ enum Out {
     Surface,
     Modifier,
     Material,
+    Value,
+    Contribution,
+    Weight,
+    EffectiveLength,
+}
+
+impl Out {
+    fn needs_transport(self) -> bool {
+        matches!(
+            self,
+            Out::Value | Out::Contribution | Out::Weight | Out::EffectiveLength
+        )
+    }
 }
 
 struct Options {
+    render: daylit_transport::Options,
+    irradiance_at_points: bool,
     outputs: Vec<Out>,
     fmt_in: char,
     fmt_out: char,
@@ -83,6 +82,8 @@ struct Options {
 
 fn parse(args: &[String]) -> anyhow::Result<Options> {
     let mut o = Options {
+        render: daylit_transport::Options::rtrace(),
+        irradiance_at_points: false,
         outputs: vec![],
         fmt_in: 'a',
         fmt_out: 'a',
@@ -102,7 +103,21 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
                 .with_context(|| format!("rtrace: option {a} needs a value"))
         };
         let mut take = 0;
-        if let Some(s) = a.strip_prefix("-o") {
+        let used = o
+            .render
+            .parse_arg(args, i)
+            .map_err(|e| anyhow::anyhow!("rtrace: {e}"))?;
+        if used > 0 {
+            i += used;
+            continue;
+        }
+        if matches!(a, "-I" | "-I+" | "-I-") {
+            o.irradiance_at_points = match a {
+                "-I+" => true,
+                "-I-" => false,
+                _ => !o.irradiance_at_points,
+            };
+        } else if let Some(s) = a.strip_prefix("-o") {
             spec = s.to_string();
         } else if let Some(f) = a.strip_prefix("-f") {
             let c: Vec<char> = f.chars().collect();
@@ -159,8 +174,12 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
             's' => Out::Surface,
             'm' => Out::Modifier,
             'M' => Out::Material,
-            'v' | 'V' | 'w' | 'W' | 'l' | 'r' | 'R' | 'x' | 'X' | 'c' | '~' => bail!(
-                "rtrace: output -o{c} needs the light-transport engine, not in this version of daylit; geometric outputs (o d L p N n s m M) work"
+            'v' => Out::Value,
+            'V' => Out::Contribution,
+            'w' => Out::Weight,
+            'l' => Out::EffectiveLength,
+            'W' | 'r' | 'R' | 'x' | 'X' | 'c' | '~' => bail!(
+                "rtrace: output -o{c} is not in this version of daylit; v V w l and the geometric outputs (o d L p N n s m M) work"
             ),
             _ => bail!("rtrace: unknown output -o{c}"),
         });
@@ -171,6 +190,7 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
     if o.scene.is_empty() {
         bail!("rtrace: no scene given (an octree from daylit oconv, or scene files)");
     }
+    o.render.validate().map_err(|e| anyhow::anyhow!("rtrace: {e}"))?;
     Ok(o)
 }
 
@@ -246,6 +266,11 @@ fn names(scene: &Scene, origin: Origin) -> [&str; 3] {
     [surface, name(modifier), name(scene.material_of(modifier))]
 }
 
+/// What the light-transport engine computes for one ray.
+struct Shaded {
+    value: DVec3,
+}
+
 /// One ray's output record.
 fn trace(
     scene: &Scene,
@@ -253,6 +278,7 @@ fn trace(
     outputs: &[Out],
     fmt: char,
     ray: &Ray,
+    shaded: Option<&Shaded>,
     out: &mut Vec<u8>,
 ) {
     let len = ray.dir.length();
@@ -300,11 +326,32 @@ fn trace(
                     out.extend_from_slice(format!("{name}\t").as_bytes());
                 }
             }
+            Out::Value | Out::Contribution => put3(out, shaded.map_or(DVec3::ZERO, |s| s.value)),
+            Out::Weight => put(out, 1.0),
+            Out::EffectiveLength => put(out, hit.map_or(1e10, |(h, _)| h.t)),
         }
     }
     if fmt == 'a' {
         out.push(b'\n');
     }
+}
+
+/// Rays per parallel work item.
+const CHUNK: usize = 64;
+
+/// The value of one input ray: radiance along it, or with `-I` irradiance at its origin.
+fn shade(rd: &daylit_transport::Renderer, o: &Options, ray: &Ray, ctx: &mut daylit_transport::Ctx) -> Shaded {
+    let len = ray.dir.length();
+    if len == 0.0 || !len.is_finite() {
+        return Shaded { value: DVec3::ZERO };
+    }
+    let dir = ray.dir / len;
+    let value = if o.irradiance_at_points {
+        rd.irradiance(ray.origin, dir, ctx)
+    } else {
+        rd.radiance(ray.origin, dir, ctx).value
+    };
+    Shaded { value }
 }
 
 /// Runs rtrace with RADIANCE's arguments.
@@ -326,6 +373,24 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         bail!("rtrace: -on (perturbed normal) with textures needs the light-transport engine; -oN gives the surface normal");
     }
     let compiled = compile(&scene);
+    let (renderer, plain) = if o.outputs.iter().any(|x| x.needs_transport()) {
+        if o.render.aa > 0.0 && o.render.ab > 0 {
+            eprintln!(
+                "rtrace: warning: no irradiance cache yet; -aa {} runs as -aa 0 (every ambient value computed)",
+                o.render.aa
+            );
+        }
+        let raypath = daylit_cal::RayPath::from_env();
+        let r = daylit_transport::Renderer::new(scene, compiled, o.render.clone(), &raypath)?;
+        (Some(r), None)
+    } else {
+        (None, Some((scene, compiled)))
+    };
+    let (scene, compiled) = match (&renderer, &plain) {
+        (Some(r), _) => (&r.scene, &r.compiled),
+        (None, Some((s, c))) => (s, c),
+        (None, None) => unreachable!("one of the two is always set"),
+    };
     let rays = read_rays(o.fmt_in)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(o.threads)
@@ -340,7 +405,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|x| match x {
                 Out::Origin | Out::Dir | Out::Point | Out::Normal => 3,
+                Out::Value | Out::Contribution => 3,
                 Out::Dist | Out::Surface | Out::Modifier | Out::Material => 1,
+                Out::Weight | Out::EffectiveLength => 1,
             })
             .sum();
         h += &format!("NCOMP={ncomp}\n");
@@ -357,11 +424,20 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     // Rays are traced in parallel in chunks; output keeps the input order.
     let records: Vec<Vec<u8>> = pool.install(|| {
-        rays.par_chunks(4096)
-            .map(|chunk| {
+        rays.par_chunks(CHUNK)
+            .enumerate()
+            .map(|(ci, chunk)| {
                 let mut buf = Vec::new();
-                for r in chunk {
-                    trace(&scene, &compiled, &o.outputs, o.fmt_out, r, &mut buf);
+                let mut ctx = renderer.as_ref().map(|r| r.ctx(0));
+                for (k, r) in chunk.iter().enumerate() {
+                    let shaded = match (&renderer, ctx.as_mut()) {
+                        (Some(rd), Some(ctx)) => {
+                            rd.reseed(ctx, (ci * CHUNK + k) as u64);
+                            Some(shade(rd, &o, r, ctx))
+                        }
+                        _ => None,
+                    };
+                    trace(scene, compiled, &o.outputs, o.fmt_out, r, shaded.as_ref(), &mut buf);
                 }
                 buf
             })

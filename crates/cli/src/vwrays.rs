@@ -47,6 +47,38 @@ fn view_file(path: &str) -> anyhow::Result<String> {
     Ok(words.join(" "))
 }
 
+/// Collects one RADIANCE view option (`-vf file`, `-vt?`, `-vp/-vd/-vu x y z`, `-vh -vv -vo -va
+/// -vs -vl v`) starting at `args[i]` into `words`; returns how many further words it used.
+pub(crate) fn view_option(args: &[String], i: usize, words: &mut Vec<String>) -> anyhow::Result<usize> {
+    let a = args[i].as_str();
+    let value = |k: usize| -> anyhow::Result<&String> {
+        args.get(i + k)
+            .with_context(|| format!("option {a} needs a value"))
+    };
+    Ok(match a {
+        "-vf" => {
+            words.push(view_file(value(1)?)?);
+            1
+        }
+        _ if a.starts_with("-vt") => {
+            words.push(a.to_string());
+            0
+        }
+        "-vp" | "-vd" | "-vu" => {
+            let v = args
+                .get(i..=i + 3)
+                .with_context(|| format!("option {a} needs 3 numbers"))?;
+            words.extend(v.iter().cloned());
+            3
+        }
+        "-vh" | "-vv" | "-vo" | "-va" | "-vs" | "-vl" => {
+            words.extend([a.to_string(), value(1)?.clone()]);
+            1
+        }
+        _ => bail!("unknown view option {a}"),
+    })
+}
+
 fn parse(args: &[String]) -> anyhow::Result<Request> {
     let mut r = Request {
         view: View::default(),
@@ -100,21 +132,8 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
                 }
                 take = 1;
             }
-            "-vf" => {
-                view_words.push(view_file(value(i, a)?)?);
-                take = 1;
-            }
-            _ if a.starts_with("-vt") => view_words.push(a.to_string()),
-            "-vp" | "-vd" | "-vu" => {
-                take = 3;
-                let v = args
-                    .get(i..=i + 3)
-                    .with_context(|| format!("vwrays: {a} needs 3 numbers"))?;
-                view_words.extend(v.iter().cloned());
-            }
-            "-vh" | "-vv" | "-vo" | "-va" | "-vs" | "-vl" => {
-                view_words.extend([a.to_string(), value(i, a)?.clone()]);
-                take = 1;
+            _ if a.starts_with("-v") => {
+                take = view_option(args, i, &mut view_words).map_err(|e| anyhow::anyhow!("vwrays: {e}"))?
             }
             _ if a.starts_with('-') => bail!("vwrays: unknown option {a}"),
             _ => r.picture = Some(a.to_string()),

@@ -1,0 +1,178 @@
+//! daylit-transport: light transport with RADIANCE's semantics.
+//!
+//! A [`Renderer`] holds a compiled scene, its modifier table ([`material`]) and its light
+//! sources ([`source`]). [`Renderer::radiance`] follows one ray as RADIANCE's `rayvalue` does:
+//! materials spawn reflected, transmitted, specular and ambient rays ([`normal`], [`trace`]), the
+//! direct component comes from shadow rays to every source sample ([`direct`]), and the
+//! indirect component from stratified hemisphere sampling without a cache, as `-aa 0` does
+//! ([`ambient`]). Ray weights, levels and Russian roulette (`-lr`, `-lw`) follow RADIANCE, so
+//! the same options give the same answer; random numbers come from a seeded generator per
+//! primary ray, so the same seed gives the same output on any number of threads.
+
+pub mod ambient;
+pub mod direct;
+pub mod material;
+pub mod normal;
+pub mod options;
+pub mod source;
+pub mod trace;
+
+pub use options::Options;
+pub use trace::Radiance;
+
+use daylit_cal::{EvalState, RayPath};
+use daylit_compile::{CompiledScene, Origin};
+use daylit_geometry::Shape;
+use daylit_scene::{PrimId, Scene};
+use material::{Modifier, Modifiers};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use source::Source;
+
+/// Errors in setting up light transport, each naming the modifier and its place.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    /// A modifier daylit cannot use.
+    #[error("{loc}: {what}: {msg}")]
+    Modifier {
+        /// Where it was defined.
+        loc: String,
+        /// Type and name.
+        what: String,
+        /// What is wrong.
+        msg: String,
+    },
+    /// A function file that does not load.
+    #[error("{loc}: {msg}")]
+    Function {
+        /// The file.
+        loc: String,
+        /// What is wrong.
+        msg: String,
+    },
+    /// Bad options.
+    #[error("{0}")]
+    Options(String),
+}
+
+/// The material and patterns of one shape (or distant source).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShapeMod {
+    /// The material, or `None` when the chain has none (RADIANCE: "material not found").
+    pub material: Option<PrimId>,
+    /// Patterns, as a range of [`Renderer::pattern_pool`].
+    pub pats: (u32, u32),
+    /// A flat shape cannot be hit again by a ray leaving it.
+    pub flat: bool,
+}
+
+/// Per-thread working state: the random generator and the function evaluator.
+pub struct Ctx {
+    /// Random numbers for this primary ray.
+    pub rng: Pcg64Mcg,
+    /// Evaluator state for patterns.
+    pub eval: EvalState,
+    /// Scratch for source samples.
+    pub(crate) samples: Vec<direct::Contribution>,
+}
+
+/// A scene ready to render.
+pub struct Renderer {
+    /// The scene.
+    pub scene: Scene,
+    /// Its geometry.
+    pub compiled: CompiledScene,
+    /// Rendering options.
+    pub opts: Options,
+    pub(crate) mods: Modifiers,
+    /// Light sources, real then virtual.
+    pub sources: Vec<Source>,
+    pub(crate) shape_mods: Vec<ShapeMod>,
+    pub(crate) source_mods: Vec<ShapeMod>,
+    pub(crate) pattern_pool: Vec<PrimId>,
+}
+
+impl Renderer {
+    /// Prepares `scene` for rendering.
+    pub fn new(
+        scene: Scene,
+        compiled: CompiledScene,
+        opts: Options,
+        raypath: &RayPath,
+    ) -> Result<Renderer, TransportError> {
+        opts.validate().map_err(TransportError::Options)?;
+        let mods = Modifiers::build(&scene, raypath)?;
+        let mut pattern_pool = Vec::new();
+        let mut resolve = |m: Option<PrimId>, flat: bool| {
+            let mut pats = Vec::new();
+            let material = mods.resolve(&scene, m, &mut pats);
+            let start = pattern_pool.len() as u32;
+            pattern_pool.extend_from_slice(&pats);
+            ShapeMod {
+                material,
+                pats: (start, pattern_pool.len() as u32),
+                flat,
+            }
+        };
+        let shape_mods: Vec<ShapeMod> = compiled
+            .origins
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let m = match *o {
+                    Origin::Prim(id) => scene.prim(id).modifier,
+                    Origin::MeshTri { mesh, tri } => {
+                        let m = &scene.meshes[mesh as usize];
+                        m.modifiers[m.tri_modifier[tri as usize] as usize]
+                    }
+                };
+                let flat = matches!(
+                    compiled.accel.shape(i as u32),
+                    Shape::Triangle(_) | Shape::Polygon(_) | Shape::Ring(_)
+                );
+                resolve(m, flat)
+            })
+            .collect();
+        let sources = source::find_sources(&scene, &compiled, &mods, opts.dr);
+        let source_mods = sources
+            .iter()
+            .map(|s| resolve(scene.prim(s.prim).modifier, true))
+            .collect();
+        Ok(Renderer {
+            scene,
+            compiled,
+            opts,
+            mods,
+            sources,
+            shape_mods,
+            source_mods,
+            pattern_pool,
+        })
+    }
+
+    /// Working state for primary ray number `index`: its random sequence depends only on the
+    /// seed and the index.
+    pub fn ctx(&self, index: u64) -> Ctx {
+        let mut s = self.opts.seed ^ 0x9e37_79b9_7f4a_7c15;
+        s = s.wrapping_add(index.wrapping_mul(0xbf58_476d_1ce4_e5b9));
+        Ctx {
+            rng: Pcg64Mcg::seed_from_u64(s),
+            eval: EvalState::for_env(&self.mods.cal),
+            samples: Vec::new(),
+        }
+    }
+
+    /// Re-seeds `ctx` for primary ray `index` (cheaper than a new context).
+    pub fn reseed(&self, ctx: &mut Ctx, index: u64) {
+        let mut s = self.opts.seed ^ 0x9e37_79b9_7f4a_7c15;
+        s = s.wrapping_add(index.wrapping_mul(0xbf58_476d_1ce4_e5b9));
+        ctx.rng = Pcg64Mcg::seed_from_u64(s);
+    }
+
+    pub(crate) fn pattern(&self, id: PrimId) -> &material::Pattern {
+        match &self.mods.table[id as usize] {
+            Some(Modifier::Pattern(p)) => p,
+            _ => unreachable!("pattern pool holds patterns only"),
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! RADIANCE's "normal" materials, `plastic`, `metal` and `trans`: diffuse and Gaussian specular
+//! reflection (Ward's isotropic model as RADIANCE normalises it), diffuse and specular
+//! transmission, Fresnel approximation for smooth surfaces, the specular threshold (`-st`) that
+//! folds weak rough specular into the ambient value, and specular sampling (`-ss`).
+
+use crate::material::{Material, NormalKind};
+use crate::trace::{perturbed, rtype::*, RayState, Surf};
+use crate::{Ctx, Renderer};
+use daylit_geometry::FTINY;
+use glam::DVec3;
+use rand::Rng;
+use std::f64::consts::PI;
+
+/// Smallest specularity for which the Fresnel approximation is applied.
+const FRESTHRESH: f64 = 0.017999;
+/// Most attempts at a specular sample direction.
+const MAXITER: u32 = 10;
+
+/// RADIANCE's Fresnel estimate for a smooth surface at cosine `ci`.
+fn fresne(ci: f64) -> f64 {
+    (-5.85 * ci).exp() - 0.002_879_899_16
+}
+
+/// The shading data of one hit, as the direct calculation needs it.
+pub(crate) struct NormData {
+    pub mcolor: DVec3,
+    pub scolor: DVec3,
+    pub alpha2: f64,
+    pub rdiff: f64,
+    pub rspec: f64,
+    pub trans: f64,
+    pub tdiff: f64,
+    pub tspec: f64,
+    pub pnorm: DVec3,
+    pub pdot: f64,
+    pub prdir: DVec3,
+    pub dir: DVec3,
+    pub pure: bool,
+    pub flat: bool,
+    pub refl: bool,
+    pub tran: bool,
+    pub rblt: bool,
+    pub tblt: bool,
+}
+
+impl NormData {
+    /// The coefficient of a source seen in direction `ldir` with solid angle `omega`
+    /// (RADIANCE's `dirnorm`).
+    pub fn source_coef(&self, ldir: DVec3, omega: f64, dj: f64) -> DVec3 {
+        let mut out = DVec3::ZERO;
+        let ldot = self.pnorm.dot(ldir);
+        if if ldot < 0.0 { self.trans <= FTINY } else { self.trans >= 1.0 - FTINY } {
+            return out;
+        }
+        let (mut lrdiff, mut ltdiff) = (self.rdiff, self.tdiff);
+        if self.pure && self.rspec >= FRESTHRESH && (lrdiff > FTINY || ltdiff > FTINY) {
+            let d = 1.0 - fresne(ldot.abs());
+            lrdiff *= d;
+            ltdiff *= d;
+        }
+        if ldot > FTINY && lrdiff > FTINY {
+            out += self.mcolor * (ldot * omega * lrdiff / PI);
+        }
+        if ldot < -FTINY && ltdiff > FTINY {
+            out += self.mcolor * (-ldot * omega * ltdiff / PI);
+        }
+        if ldot > FTINY && self.refl && !self.pure {
+            let mut a2 = self.alpha2;
+            if self.flat {
+                a2 += (1.0 - dj) * omega * (0.25 / PI);
+            }
+            let h = ldir - self.dir;
+            let d2 = h.dot(self.pnorm).powi(2);
+            let d3 = h.length_squared();
+            let d4 = (d3 - d2) / d2;
+            let v = (-d4 / a2).exp() * d3 / (PI * d2 * d2 * a2);
+            if v > FTINY {
+                out += self.scolor * (v * ldot * omega);
+            }
+        }
+        if ldot < -FTINY && self.tran && !self.pure {
+            let a2 = self.alpha2 + omega / PI;
+            let v = ((2.0 * self.prdir.dot(ldir) - 2.0) / a2).exp() / (PI * a2);
+            if v > FTINY {
+                out += self.mcolor * (v * self.tspec * omega * (-ldot / self.pdot).sqrt());
+            }
+        }
+        out
+    }
+}
+
+impl Renderer {
+    /// Shades `plastic`, `metal` and `trans` (RADIANCE's `m_normal`).
+    pub(crate) fn shade_normal(&self, r: &RayState, s: &Surf, mat: &Material, pcol: DVec3, pert: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let Material::Normal {
+            kind,
+            color,
+            spec,
+            rough,
+            trans,
+            tspec,
+        } = *mat
+        else {
+            return DVec3::ZERO;
+        };
+        if r.is_shadow() && kind != NormalKind::Trans {
+            return DVec3::ZERO;
+        }
+        let mut s = *s;
+        let mut pert = pert;
+        if s.rod < 0.0 {
+            if !self.opts.backvis {
+                return self.raytrans(r, &s, ctx);
+            }
+            s.normal = -s.normal;
+            s.rod = -s.rod;
+            pert = -pert;
+        }
+        let hastexture = pert.length_squared() > FTINY * FTINY;
+        let alpha2 = rough * rough;
+        let pure = alpha2 <= FTINY;
+        let (pnorm, mut pdot) = perturbed(&s, pert);
+        let flat = !hastexture && s.flat;
+        if pdot < 0.001 {
+            pdot = 0.001;
+        }
+        let mcolor = color * pcol;
+        let mut rspec = spec;
+        let mut fest = 0.0;
+        if pure && rspec >= FRESTHRESH {
+            fest = fresne(pdot);
+            rspec += fest * (1.0 - rspec);
+        }
+        let mut nd = NormData {
+            mcolor,
+            scolor: DVec3::ZERO,
+            alpha2,
+            rdiff: 0.0,
+            rspec,
+            trans: 0.0,
+            tdiff: 0.0,
+            tspec: 0.0,
+            pnorm,
+            pdot,
+            prdir: r.dir,
+            dir: r.dir,
+            pure,
+            flat,
+            refl: false,
+            tran: false,
+            rblt: false,
+            tblt: false,
+        };
+        let st = self.opts.st;
+        if kind == NormalKind::Trans {
+            nd.trans = trans * (1.0 - rspec);
+            nd.tspec = nd.trans * tspec;
+            nd.tdiff = nd.trans - nd.tspec;
+            if nd.tspec > FTINY {
+                nd.tran = true;
+                nd.tblt = !pure && st >= nd.tspec - FTINY;
+                if hastexture && r.crtype & (SHADOW | AMBIENT) == 0 {
+                    let d = r.dir - pert;
+                    if d.dot(s.normal) < -FTINY {
+                        nd.prdir = d.normalize();
+                    }
+                }
+            }
+        }
+        nd.rdiff = 1.0 - nd.trans - nd.rspec;
+        let mut col = DVec3::ZERO;
+        if nd.tran && pure {
+            if let Some((mut lr, c)) = self.spawn(r, &s, TRANS, Some(mcolor * nd.tspec), ctx) {
+                lr.dir = nd.prdir;
+                col += self.trace(&lr, ctx).value * c;
+            }
+        }
+        if r.is_shadow() {
+            return col;
+        }
+        if nd.rspec > FTINY {
+            nd.refl = true;
+            nd.scolor = if kind != NormalKind::Metal {
+                DVec3::splat(nd.rspec)
+            } else if fest > FTINY {
+                let d = spec * (1.0 - fest);
+                DVec3::splat(fest) + mcolor * d
+            } else {
+                mcolor * nd.rspec
+            };
+            nd.rblt = !pure && st >= nd.rspec - FTINY;
+        }
+        if nd.refl && pure {
+            if let Some((mut lr, c)) = self.spawn(r, &s, REFLECTED, Some(nd.scolor), ctx) {
+                let mut d = r.dir + pnorm * (2.0 * pdot);
+                if hastexture && d.dot(s.normal) <= FTINY {
+                    d = r.dir + s.normal * (2.0 * s.rod);
+                }
+                lr.dir = d.normalize();
+                col += self.trace(&lr, ctx).value * c;
+            }
+        }
+        if pure && nd.rdiff <= FTINY && nd.tdiff <= FTINY {
+            return col;
+        }
+        if !pure {
+            col += self.gaussamp(r, &s, &nd, ctx);
+        }
+        if nd.rdiff > FTINY {
+            let mut a = mcolor * nd.rdiff;
+            if nd.rblt {
+                a += nd.scolor;
+            }
+            col += self.multambient(a, r, &s, pnorm, ctx);
+        }
+        if nd.tdiff > FTINY {
+            let a = mcolor * if nd.tblt { nd.trans } else { nd.tdiff };
+            col += self.multambient(a, r, &s, -pnorm, ctx);
+        }
+        let dj = self.opts.dj;
+        col += self.direct(r, &s, col, &|ldir, omega| nd.source_coef(ldir, omega, dj), ctx);
+        col
+    }
+
+    /// Samples the rough specular lobes (RADIANCE's `gaussamp`).
+    fn gaussamp(&self, r: &RayState, s: &Surf, nd: &NormData, ctx: &mut Ctx) -> DVec3 {
+        let do_refl = nd.refl && !nd.rblt;
+        let do_tran = nd.tran && !nd.tblt;
+        if !do_refl && !do_tran {
+            return DVec3::ZERO;
+        }
+        let mut col = DVec3::ZERO;
+        let u = nd.pnorm.any_orthonormal_vector();
+        let v = nd.pnorm.cross(u);
+        let ss = self.opts.ss;
+        let lw = self.opts.lw;
+        let targets = |rweight: f64, srweight: f64| -> u32 {
+            if ss <= 1.5 {
+                return 1;
+            }
+            let mut n = (ss * rweight + 0.5) as u32;
+            if srweight <= lw * n as f64 {
+                n = (srweight / lw) as u32;
+            }
+            n.max(1)
+        };
+        let lobe = |rng: &mut rand_pcg::Pcg64Mcg| -> (f64, f64, f64) {
+            let phi = 2.0 * PI * rng.random::<f64>();
+            let mut r1 = rng.random::<f64>();
+            if (0.0..1.0).contains(&ss) {
+                r1 = 1.0 - ss * r1;
+            }
+            let d = if r1 <= FTINY {
+                1.0
+            } else {
+                (nd.alpha2 * -r1.ln()).sqrt()
+            };
+            (d, phi.cos(), phi.sin())
+        };
+        if do_refl {
+            if let Some((mut sr, mut c)) = self.spawn(r, s, RSPECULAR, Some(nd.scolor), ctx) {
+                let n = targets(r.weight, sr.weight);
+                if n > 1 {
+                    c /= n as f64;
+                    sr.weight /= n as f64;
+                }
+                let mut acc = DVec3::ZERO;
+                let (mut taken, mut trials) = (0, 0);
+                while taken < n && trials < MAXITER * n {
+                    trials += 1;
+                    let (d, cp, sp) = lobe(&mut ctx.rng);
+                    let h = nd.pnorm + (u * cp + v * sp) * d;
+                    let k = -2.0 * h.dot(r.dir) / (1.0 + d * d);
+                    let dir = r.dir + h * k;
+                    let dn = dir.dot(s.normal);
+                    if dn <= FTINY {
+                        continue;
+                    }
+                    sr.dir = dir.normalize();
+                    let val = self.trace(&sr, ctx).value;
+                    if n > 1 {
+                        acc += val * (2.0 / (1.0 + s.rod / dn));
+                    } else {
+                        col += val * c;
+                    }
+                    taken += 1;
+                }
+                if n > 1 && trials > 0 {
+                    col += acc * c * (n as f64 / trials as f64);
+                }
+            }
+        }
+        if do_tran {
+            let coef = nd.mcolor * nd.tspec;
+            if let Some((mut sr, mut c)) = self.spawn(r, s, TSPECULAR, Some(coef), ctx) {
+                let n = targets(r.weight, sr.weight);
+                if n > 1 {
+                    c /= n as f64;
+                    sr.weight /= n as f64;
+                }
+                let (mut taken, mut trials) = (0, 0);
+                while taken < n && trials < MAXITER * n {
+                    trials += 1;
+                    let (d, cp, sp) = lobe(&mut ctx.rng);
+                    let dir = nd.prdir + (u * cp + v * sp) * d;
+                    if dir.dot(s.normal) >= -FTINY {
+                        continue;
+                    }
+                    sr.dir = dir.normalize();
+                    col += self.trace(&sr, ctx).value * c;
+                    taken += 1;
+                }
+            }
+        }
+        col
+    }
+}

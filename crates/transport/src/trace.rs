@@ -1,0 +1,618 @@
+//! Following a ray: intersection, the hit surface's modifiers, and the materials that are not
+//! RADIANCE's "normal" ones (`glass`, `dielectric`, `mirror`, the emitters, `antimatter`).
+
+use crate::material::{LightKind, Material, SurfacePoint};
+use crate::{Ctx, Renderer, ShapeMod};
+use daylit_geometry::{Ray, FTINY};
+use glam::DVec3;
+use rand::Rng;
+
+/// RADIANCE's "huge" distance: what a ray that hits nothing travels.
+pub const FHUGE: f64 = 1e10;
+
+/// Ray types, as RADIANCE's flags.
+pub mod rtype {
+    /// Primary.
+    pub const PRIMARY: u16 = 0o1;
+    /// Reflected shadow ray.
+    pub const RSHADOW: u16 = 0o2;
+    /// Specular reflection.
+    pub const REFLECTED: u16 = 0o4;
+    /// Refraction.
+    pub const REFRACTED: u16 = 0o10;
+    /// Straight transmission.
+    pub const TRANS: u16 = 0o20;
+    /// Reflected ambient ray.
+    pub const RAMBIENT: u16 = 0o40;
+    /// Reflected specular sample.
+    pub const RSPECULAR: u16 = 0o100;
+    /// Transmitted shadow ray.
+    pub const TSHADOW: u16 = 0o200;
+    /// Transmitted ambient ray.
+    pub const TAMBIENT: u16 = 0o400;
+    /// Transmitted specular sample.
+    pub const TSPECULAR: u16 = 0o1000;
+    /// Any shadow ray.
+    pub const SHADOW: u16 = RSHADOW | TSHADOW;
+    /// Any ambient ray.
+    pub const AMBIENT: u16 = RAMBIENT | TAMBIENT;
+    /// Any specular sample.
+    pub const SPECULAR: u16 = RSPECULAR | TSPECULAR;
+    /// Types that count as a reflection (raise the level).
+    pub const RAYREFL: u16 = RSHADOW | REFLECTED | RAMBIENT | RSPECULAR;
+}
+use rtype::*;
+
+/// The state RADIANCE keeps per ray that the shading depends on.
+#[derive(Clone, Copy, Debug)]
+pub struct RayState {
+    /// Origin.
+    pub org: DVec3,
+    /// Unit direction.
+    pub dir: DVec3,
+    /// Product of the coefficients along the path (`rweight`).
+    pub weight: f64,
+    /// Reflection level.
+    pub level: u32,
+    /// This ray's type.
+    pub rtype: u16,
+    /// Types of this ray and its ancestors.
+    pub crtype: u16,
+    /// The source a shadow ray aims at.
+    pub rsrc: Option<u32>,
+    /// Ambient recursion depth.
+    pub adepth: u32,
+    /// Medium extinction per unit length (inside a dielectric).
+    pub cext: DVec3,
+    /// The shape the ray leaves (flat shapes are skipped).
+    pub from: Option<u32>,
+    /// Distance travelled by the primary ray before this one (for glows).
+    pub primary_dist: f64,
+}
+
+/// A ray's value and the distance to what it hit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Radiance {
+    /// Radiance, W/sr/m², RGB.
+    pub value: DVec3,
+    /// Distance to the first surface ([`FHUGE`] if none).
+    pub dist: f64,
+}
+
+/// The hit as shading sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Surf {
+    /// Hit point.
+    pub point: DVec3,
+    /// Surface normal as RADIANCE orients it (`ron`), flipped by materials that see the back.
+    pub normal: DVec3,
+    /// `-dir · normal` (`rod`).
+    pub rod: f64,
+    /// Distance from the origin.
+    pub t: f64,
+    /// Shape index (None for distant sources).
+    pub shape: Option<u32>,
+    /// Flat surface.
+    pub flat: bool,
+    /// Direction of the ray that hit.
+    pub dir: DVec3,
+}
+
+/// Photopic brightness of an RGB value (RADIANCE's `bright`).
+pub fn bright(c: DVec3) -> f64 {
+    0.265 * c.x + 0.670 * c.y + 0.065 * c.z
+}
+
+impl RayState {
+    /// A primary ray.
+    pub fn primary(org: DVec3, dir: DVec3) -> RayState {
+        RayState {
+            org,
+            dir,
+            weight: 1.0,
+            level: 0,
+            rtype: PRIMARY,
+            crtype: PRIMARY,
+            rsrc: None,
+            adepth: 0,
+            cext: DVec3::ZERO,
+            from: None,
+            primary_dist: 0.0,
+        }
+    }
+
+    /// Is this a shadow ray (or descended from one)?
+    pub fn is_shadow(&self) -> bool {
+        self.crtype & SHADOW != 0
+    }
+}
+
+impl Renderer {
+    /// Starts a ray of type `rt` from `parent`'s hit point with coefficient `coef` (`None`: a
+    /// straight continuation). Applies RADIANCE's limits: returns `None` when the ray is not
+    /// traced, else the ray and its (possibly promoted) coefficient.
+    pub(crate) fn spawn(
+        &self,
+        parent: &RayState,
+        s: &Surf,
+        rt: u16,
+        coef: Option<DVec3>,
+        ctx: &mut Ctx,
+    ) -> Option<(RayState, DVec3)> {
+        let (rw, mut c) = match coef {
+            None => (1.0, DVec3::ONE),
+            Some(c) => (c.max_element().min(1.0), c),
+        };
+        let mut r = RayState {
+            org: s.point,
+            dir: parent.dir,
+            weight: parent.weight * rw,
+            level: parent.level + u32::from(rt & RAYREFL != 0),
+            rtype: rt,
+            crtype: parent.crtype | rt,
+            rsrc: if rt & RAYREFL != 0 { None } else { parent.rsrc },
+            adepth: parent.adepth,
+            cext: parent.cext,
+            from: s.shape.filter(|_| s.flat),
+            primary_dist: parent.primary_dist,
+        };
+        if parent.cext.max_element() > 0.0 {
+            let re = parent.cext.min_element() * s.t;
+            if re > 0.1 {
+                r.weight = if re > 92.0 { 0.0 } else { r.weight * (-re).exp() };
+            }
+        }
+        if r.crtype & PRIMARY != 0 && rt == TRANS {
+            r.primary_dist += s.t;
+        }
+        if r.weight <= 0.0 {
+            return None;
+        }
+        if r.crtype & SHADOW != 0 {
+            return Some((r, c));
+        }
+        let o = &self.opts;
+        if o.lr <= 0 && coef.is_some() {
+            // Russian roulette, with a hard limit when -lr is negative.
+            if o.lr < 0 && r.level > (-o.lr) as u32 {
+                return None;
+            }
+            if r.weight >= o.lw {
+                return Some((r, c));
+            }
+            if ctx.rng.random::<f64>() > r.weight / o.lw {
+                return None;
+            }
+            c *= o.lw / r.weight;
+            r.weight = o.lw;
+            return Some((r, c));
+        }
+        if r.weight >= o.lw && r.level <= o.lr.unsigned_abs() {
+            Some((r, c))
+        } else {
+            None
+        }
+    }
+
+    /// Traces `r` and returns its value (RADIANCE's `rayvalue`).
+    pub fn trace(&self, r: &RayState, ctx: &mut Ctx) -> Radiance {
+        let ray = Ray::new(r.org, r.dir);
+        let from = r.from;
+        let tmin = FTINY * (1.0 + r.org.abs().max_element() * 1e-4);
+        let hit = self
+            .compiled
+            .accel
+            .closest_hit_filtered(&ray, tmin, FHUGE, |p| Some(p) != from);
+        let mut out = match hit {
+            Some(h) => {
+                let sm = self.shape_mods[h.prim as usize];
+                let s = Surf {
+                    point: h.point,
+                    normal: h.normal,
+                    rod: -r.dir.dot(h.normal),
+                    t: h.t,
+                    shape: Some(h.prim),
+                    flat: sm.flat,
+                    dir: r.dir,
+                };
+                Radiance {
+                    value: self.shade(r, &s, sm, ctx),
+                    dist: h.t,
+                }
+            }
+            None => Radiance {
+                value: self.source_hit(r, ctx),
+                dist: FHUGE,
+            },
+        };
+        if r.cext.max_element() > 0.0 {
+            let e = r.cext * out.dist;
+            out.value *= DVec3::new(ext(e.x), ext(e.y), ext(e.z));
+        }
+        out
+    }
+
+    /// A ray that hit no surface: the distant source in its direction, as `sourcehit` picks it.
+    fn source_hit(&self, r: &RayState, ctx: &mut Ctx) -> DVec3 {
+        let s = |_: usize| Surf {
+            point: r.org,
+            normal: -r.dir,
+            rod: 1.0,
+            t: FHUGE,
+            shape: None,
+            flat: true,
+            dir: r.dir,
+        };
+        if let Some(i) = r.rsrc {
+            let src = &self.sources[i as usize];
+            if src.relay.is_none() && src.contains_dir(r.dir) {
+                return self.shade(r, &s(i as usize), self.source_mods[i as usize], ctx);
+            }
+            return DVec3::ZERO;
+        }
+        let mut glow = None;
+        let mut trans_illum = false;
+        for (i, src) in self.sources.iter().enumerate() {
+            if src.relay.is_some() || !src.is_distant() || !src.contains_dir(r.dir) {
+                continue;
+            }
+            if src.skip {
+                glow.get_or_insert(i);
+                continue;
+            }
+            if let Material::Light {
+                kind: LightKind::Illum(None),
+                ..
+            } = self.mods.material(src.material)
+            {
+                trans_illum = true;
+                continue;
+            }
+            return self.shade(r, &s(i), self.source_mods[i], ctx);
+        }
+        if trans_illum && r.crtype & (AMBIENT | SPECULAR) != 0 {
+            return DVec3::ZERO;
+        }
+        match glow {
+            Some(i) => self.shade(r, &s(i), self.source_mods[i], ctx),
+            None => DVec3::ZERO,
+        }
+    }
+
+    /// Shades a hit with its modifiers (RADIANCE's `rayshade`).
+    pub(crate) fn shade(&self, r: &RayState, s: &Surf, sm: ShapeMod, ctx: &mut Ctx) -> DVec3 {
+        let Some(mat_id) = sm.material else {
+            return DVec3::ZERO;
+        };
+        let mat = self.mods.material(mat_id);
+        // The -i irradiance hack: opaque, non-emitting surfaces seen by primary rays become
+        // white Lambertian.
+        if self.opts.irradiance && r.crtype & !(PRIMARY | TRANS) == 0 {
+            match mat {
+                Material::Light { .. } => {}
+                Material::Glass { .. } | Material::Dielectric { .. } => return self.raytrans(r, s, ctx),
+                Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
+                _ => return self.lambertian(r, s, ctx),
+            }
+        }
+        let mut pcol = DVec3::ONE;
+        let mut pert = DVec3::ZERO;
+        let (a, b) = sm.pats;
+        if a < b {
+            let sp = SurfacePoint {
+                dir: r.dir,
+                point: s.point,
+                normal: s.normal,
+                t: s.t,
+                rdot: s.rod,
+            };
+            for &p in &self.pattern_pool[a as usize..b as usize] {
+                self.pattern(p)
+                    .apply(&self.mods.cal, &mut ctx.eval, &sp, &mut pcol, &mut pert);
+            }
+        }
+        match mat {
+            Material::Normal { .. } => self.shade_normal(r, s, mat, pcol, pert, ctx),
+            Material::Glass { color, rindex } => self.shade_glass(r, s, *color, *rindex, pcol, pert, ctx),
+            Material::Dielectric {
+                color,
+                rindex,
+                hartmann,
+            } => self.shade_dielectric(r, s, *color, rindex + hartmann / 550.0, pcol, pert, ctx),
+            Material::Mirror { color, alternate } => self.shade_mirror(r, s, *color, *alternate, pcol, ctx),
+            Material::Light { kind, color } => self.shade_light(r, s, *kind, *color, pcol, ctx),
+            Material::Antimatter => self.raytrans(r, s, ctx),
+        }
+    }
+
+    /// Continues the ray through the surface unchanged (RADIANCE's `raytrans`).
+    pub(crate) fn raytrans(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> DVec3 {
+        match self.spawn(r, s, TRANS, None, ctx) {
+            Some((tr, _)) => self.trace(&tr, ctx).value,
+            None => DVec3::ZERO,
+        }
+    }
+
+    /// White Lambertian shading for `-i` and `-I`.
+    pub(crate) fn lambertian(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> DVec3 {
+        let white = Material::Normal {
+            kind: crate::material::NormalKind::Plastic,
+            color: DVec3::ONE,
+            spec: 0.0,
+            rough: 0.0,
+            trans: 0.0,
+            tspec: 0.0,
+        };
+        self.shade_normal(r, s, &white, DVec3::ONE, DVec3::ZERO, ctx)
+    }
+
+    /// Is the source the ray aims at this surface?
+    fn aimed_at(&self, r: &RayState, s: &Surf) -> Option<bool> {
+        let i = r.rsrc? as usize;
+        let src = &self.sources[i];
+        Some(match (src.relay, s.shape) {
+            (Some(rel), Some(sh)) => rel.mirror == sh,
+            (Some(_), None) => false,
+            (None, Some(sh)) => src.shape == Some(sh),
+            (None, None) => src.is_distant(),
+        })
+    }
+
+    fn shade_light(&self, r: &RayState, s: &Surf, kind: LightKind, color: DVec3, pcol: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let glow_far = |d: f64| matches!(kind, LightKind::Glow(rad) if rad >= -FTINY && d > rad);
+        // Ambient and specular samples must not count sources the direct calculation counts.
+        if r.crtype & (AMBIENT | SPECULAR) != 0 && !(r.is_shadow() || s.rod < 0.0 || glow_far(s.t)) {
+            return DVec3::ZERO;
+        }
+        let aimed = self.aimed_at(r, s);
+        let virtual_aim = r.rsrc.is_some_and(|i| self.sources[i as usize].relay.is_some());
+        if aimed == Some(false) {
+            let illum_blocks = !virtual_aim && s.rod > 0.0 && {
+                let m = self.mods.material(self.sources[r.rsrc.unwrap_or(0) as usize].material);
+                matches!(m, Material::Light { kind: LightKind::Illum(_) | LightKind::Glow(_), .. })
+            };
+            if !matches!(kind, LightKind::Illum(_)) || illum_blocks {
+                return DVec3::ZERO;
+            }
+        }
+        if let LightKind::Illum(alt) = kind {
+            if aimed != Some(true) || virtual_aim {
+                return match alt {
+                    Some(m) => {
+                        let mut patterns = Vec::new();
+                        let material = self.mods.resolve(&self.scene, Some(m), &mut patterns);
+                        // Alternate materials of illums are shaded without the illum's patterns.
+                        self.shade(
+                            r,
+                            s,
+                            ShapeMod {
+                                material,
+                                pats: (0, 0),
+                                flat: s.flat,
+                            },
+                            ctx,
+                        )
+                    }
+                    None => self.raytrans(r, s, ctx),
+                };
+            }
+        }
+        if !(self.opts.dv || r.is_shadow() || glow_far(r.primary_dist + s.t)) {
+            return DVec3::ZERO;
+        }
+        if s.rod < 0.0 {
+            return if self.opts.backvis {
+                DVec3::ZERO
+            } else {
+                self.raytrans(r, s, ctx)
+            };
+        }
+        if let LightKind::Spot(sp) = kind {
+            if sp.outside(r.dir) {
+                return DVec3::ZERO;
+            }
+        }
+        color * pcol
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn shade_glass(&self, r: &RayState, s: &Surf, color: DVec3, rindex: f64, pcol: DVec3, pert: DVec3, ctx: &mut Ctx) -> DVec3 {
+        if !self.opts.backvis && s.rod <= 0.0 {
+            return self.raytrans(r, s, ctx);
+        }
+        let hastrans = color.max_element() > 1e-15 || color.x + color.y + color.z > 1e-15;
+        if !hastrans && r.is_shadow() {
+            return DVec3::ZERO;
+        }
+        let mut s = *s;
+        let mut pert = pert;
+        if s.rod < 0.0 {
+            s.normal = -s.normal;
+            s.rod = -s.rod;
+            pert = -pert;
+        }
+        let (pnorm, pdot) = perturbed(&s, pert);
+        let hastexture = pert.length_squared() > FTINY * FTINY;
+        let n2 = rindex * rindex;
+        let cos2 = ((1.0 - 1.0 / n2) + pdot * pdot / n2).sqrt();
+        let mc = color.max(DVec3::splat(1e-15));
+        let mc = DVec3::new(mc.x.powf(1.0 / cos2), mc.y.powf(1.0 / cos2), mc.z.powf(1.0 / cos2));
+        let r1e = ((pdot - rindex * cos2) / (pdot + rindex * cos2)).powi(2);
+        let r1m = ((1.0 / pdot - rindex / cos2) / (1.0 / pdot + rindex / cos2)).powi(2);
+        let mut col = DVec3::ZERO;
+        if hastrans {
+            let t = |d: f64| {
+                0.5 * (1.0 - r1e).powi(2) * d / (1.0 - r1e * r1e * d * d)
+                    + 0.5 * (1.0 - r1m).powi(2) * d / (1.0 - r1m * r1m * d * d)
+            };
+            let coef = DVec3::new(t(mc.x), t(mc.y), t(mc.z)) * pcol;
+            if let Some((mut p, c)) = self.spawn(r, &s, TRANS, Some(coef), ctx) {
+                if hastexture && r.crtype & (SHADOW | AMBIENT) == 0 {
+                    let d = r.dir + pert * (2.0 * (1.0 - rindex));
+                    p.dir = if d.length_squared() > 0.0 { d.normalize() } else { r.dir };
+                }
+                col += self.trace(&p, ctx).value * c;
+            }
+        }
+        if r.is_shadow() {
+            return col;
+        }
+        let rf = |d: f64| {
+            let d = d * d;
+            0.5 * r1e * (1.0 + (1.0 - 2.0 * r1e) * d) / (1.0 - r1e * r1e * d)
+                + 0.5 * r1m * (1.0 + (1.0 - 2.0 * r1m) * d) / (1.0 - r1m * r1m * d)
+        };
+        let coef = DVec3::new(rf(mc.x), rf(mc.y), rf(mc.z));
+        if let Some((mut p, c)) = self.spawn(r, &s, REFLECTED, Some(coef), ctx) {
+            p.dir = (r.dir + pnorm * (2.0 * pdot)).normalize();
+            col += self.trace(&p, ctx).value * c;
+        }
+        col
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn shade_dielectric(&self, r: &RayState, s: &Surf, color: DVec3, n: f64, pcol: DVec3, pert: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let (mut dnorm, mut cos1) = perturbed(s, pert);
+        let absorb = |c: DVec3| {
+            let l = |x: f64| if x <= 1e-44 { 100.0 } else if x >= 1.0 { 0.0 } else { -x.ln() };
+            DVec3::new(l(c.x), l(c.y), l(c.z))
+        };
+        let mut nratio = n;
+        let cext_out;
+        if cos1 < 0.0 {
+            // Leaving the medium: back to the outside's extinction.
+            cos1 = -cos1;
+            dnorm = -dnorm;
+            cext_out = DVec3::ZERO;
+        } else {
+            nratio = 1.0 / nratio;
+            cext_out = absorb(color * pcol);
+        }
+        let mut col = DVec3::ZERO;
+        let d2 = 1.0 - nratio * nratio * (1.0 - cos1 * cos1);
+        let refl = if d2 < FTINY {
+            1.0
+        } else {
+            let cos2 = d2.sqrt();
+            let a = (cos1 - nratio * cos2) / (cos1 + nratio * cos2);
+            let b = (1.0 / cos1 - nratio / cos2) / (1.0 / cos1 + nratio / cos2);
+            let refl = 0.5 * (a * a + b * b);
+            let trans = (1.0 - refl) * nratio * nratio;
+            // The refracted ray leaves this surface into the other medium.
+            let mut sr = *s;
+            sr.t = s.t;
+            if let Some((mut p, c)) = self.spawn(r, &sr, REFRACTED, Some(DVec3::splat(trans)), ctx) {
+                p.dir = (r.dir * nratio + dnorm * (nratio * cos1 - cos2)).normalize();
+                p.cext = cext_out;
+                col += self.trace(&p, ctx).value * c;
+            }
+            refl
+        };
+        if !r.is_shadow() {
+            if let Some((mut p, c)) = self.spawn(r, s, REFLECTED, Some(DVec3::splat(refl)), ctx) {
+                p.dir = (r.dir + dnorm * (2.0 * cos1)).normalize();
+                col += self.trace(&p, ctx).value * c;
+            }
+        }
+        col
+    }
+
+    fn shade_mirror(&self, r: &RayState, s: &Surf, color: DVec3, alternate: Option<Option<u32>>, pcol: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let aimed = self.aimed_at(r, s);
+        if let Some(alt) = alternate {
+            if aimed != Some(true) {
+                let pass_ok = s.rod < 0.0 || r.crtype & (AMBIENT | SPECULAR) == 0;
+                match alt {
+                    Some(m) => {
+                        let mut pats = Vec::new();
+                        let material = self.mods.resolve(&self.scene, Some(m), &mut pats);
+                        let transparent = material.is_some_and(|id| {
+                            matches!(
+                                self.mods.material(id),
+                                Material::Glass { .. } | Material::Dielectric { .. }
+                            ) || matches!(self.mods.material(id), Material::Normal { trans, .. } if *trans > 0.0)
+                        });
+                        if pass_ok || transparent {
+                            let sm = ShapeMod {
+                                material,
+                                pats: (0, 0),
+                                flat: s.flat,
+                            };
+                            return self.shade(r, s, sm, ctx);
+                        }
+                        if material.is_none() {
+                            return DVec3::ZERO;
+                        }
+                    }
+                    None if pass_ok => return self.raytrans(r, s, ctx),
+                    None => {}
+                }
+            }
+        }
+        if aimed == Some(false) {
+            return DVec3::ZERO;
+        }
+        if s.rod < 0.0 {
+            return if self.opts.backvis {
+                DVec3::ZERO
+            } else {
+                self.raytrans(r, s, ctx)
+            };
+        }
+        let mcolor = color * pcol;
+        let Some((mut nr, c)) = self.spawn(r, s, REFLECTED, Some(mcolor), ctx) else {
+            return DVec3::ZERO;
+        };
+        nr.dir = (r.dir + s.normal * (2.0 * s.rod)).normalize();
+        if let Some(i) = r.rsrc {
+            // Relaying a virtual source: aim on at the source it mirrors.
+            nr.rsrc = self.sources[i as usize].relay.map(|rel| rel.parent as u32);
+        }
+        self.trace(&nr, ctx).value * c
+    }
+
+    /// The radiance along a primary ray from `org` in unit direction `dir`.
+    pub fn radiance(&self, org: DVec3, dir: DVec3, ctx: &mut Ctx) -> Radiance {
+        self.trace(&RayState::primary(org, dir), ctx)
+    }
+
+    /// Irradiance at `org` on a surface facing unit `normal` (rtrace's `-I`).
+    pub fn irradiance(&self, org: DVec3, normal: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let r = RayState::primary(org + normal, -normal);
+        let s = Surf {
+            point: org,
+            normal,
+            rod: 1.0,
+            t: 1.0,
+            shape: None,
+            flat: true,
+            dir: -normal,
+        };
+        self.lambertian(&r, &s, ctx) * std::f64::consts::PI
+    }
+
+    /// Source geometry helper for tests and reports.
+    pub fn source_count(&self) -> (usize, usize) {
+        let virt = self.sources.iter().filter(|s| s.relay.is_some()).count();
+        (self.sources.len() - virt, virt)
+    }
+}
+
+fn ext(x: f64) -> f64 {
+    if x <= FTINY {
+        1.0
+    } else if x > 92.0 {
+        0.0
+    } else {
+        (-x).exp()
+    }
+}
+
+/// The perturbed normal and its dot product with the reversed ray (RADIANCE's `raynormal`).
+pub(crate) fn perturbed(s: &Surf, pert: DVec3) -> (DVec3, f64) {
+    if pert.length_squared() <= FTINY * FTINY {
+        return (s.normal, s.rod);
+    }
+    let n = (s.normal + pert).normalize();
+    (n, -s.dir.dot(n))
+}
