@@ -120,7 +120,8 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
             }
             "-w" | "-w+" | "-w-" => {}
             _ if a.starts_with("-v") => {
-                take = view_option(args, i, &mut words).map_err(|e| anyhow::anyhow!("{prog}: {e}"))?
+                take =
+                    view_option(args, i, &mut words).map_err(|e| anyhow::anyhow!("{prog}: {e}"))?
             }
             _ => {
                 if let Some(&(_, n)) = IGNORED.iter().find(|(o, _)| *o == a) {
@@ -140,7 +141,9 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
     if r.scene.is_empty() {
         bail!("{prog}: no scene given (an octree from daylit oconv, or scene files)");
     }
-    r.render.validate().map_err(|e| anyhow::anyhow!("{prog}: {e}"))?;
+    r.render
+        .validate()
+        .map_err(|e| anyhow::anyhow!("{prog}: {e}"))?;
     Ok(r)
 }
 
@@ -187,7 +190,7 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
                     renderer.reseed(&mut ctx, index);
                     let (mut jx, mut jy) = (0.5, 0.5);
                     if jitter > 0.0 {
-                        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(index ^ 0x5eed_0f_91c7);
+                        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(index ^ 0x005e_ed0f_91c7);
                         jx += jitter * (rng.random::<f64>() - 0.5);
                         jy += jitter * (rng.random::<f64>() - 0.5);
                     }
@@ -316,11 +319,7 @@ pub fn tone_map_png(img: &HdrImage) -> anyhow::Result<Vec<u8>> {
     let mut data = Vec::with_capacity(img.width * img.height * 3);
     for (p, l) in img.pixels.iter().zip(&lum) {
         let scaled = l * key;
-        let k = if *l > 0.0 {
-            key / (1.0 + scaled)
-        } else {
-            0.0
-        };
+        let k = if *l > 0.0 { key / (1.0 + scaled) } else { 0.0 };
         // Luminance values are in cd/m² (179 lm/W); pixel values in W/sr/m².
         for c in p {
             data.push(srgb(*c as f64 * 179.0 * k));

@@ -190,7 +190,9 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
     if o.scene.is_empty() {
         bail!("rtrace: no scene given (an octree from daylit oconv, or scene files)");
     }
-    o.render.validate().map_err(|e| anyhow::anyhow!("rtrace: {e}"))?;
+    o.render
+        .validate()
+        .map_err(|e| anyhow::anyhow!("rtrace: {e}"))?;
     Ok(o)
 }
 
@@ -340,7 +342,12 @@ fn trace(
 const CHUNK: usize = 64;
 
 /// The value of one input ray: radiance along it, or with `-I` irradiance at its origin.
-fn shade(rd: &daylit_transport::Renderer, o: &Options, ray: &Ray, ctx: &mut daylit_transport::Ctx) -> Shaded {
+fn shade(
+    rd: &daylit_transport::Renderer,
+    o: &Options,
+    ray: &Ray,
+    ctx: &mut daylit_transport::Ctx,
+) -> Shaded {
     let len = ray.dir.length();
     if len == 0.0 || !len.is_finite() {
         return Shaded { value: DVec3::ZERO };
@@ -437,7 +444,15 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                         }
                         _ => None,
                     };
-                    trace(scene, compiled, &o.outputs, o.fmt_out, r, shaded.as_ref(), &mut buf);
+                    trace(
+                        scene,
+                        compiled,
+                        &o.outputs,
+                        o.fmt_out,
+                        r,
+                        shaded.as_ref(),
+                        &mut buf,
+                    );
                 }
                 buf
             })

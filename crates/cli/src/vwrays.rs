@@ -49,7 +49,11 @@ fn view_file(path: &str) -> anyhow::Result<String> {
 
 /// Collects one RADIANCE view option (`-vf file`, `-vt?`, `-vp/-vd/-vu x y z`, `-vh -vv -vo -va
 /// -vs -vl v`) starting at `args[i]` into `words`; returns how many further words it used.
-pub(crate) fn view_option(args: &[String], i: usize, words: &mut Vec<String>) -> anyhow::Result<usize> {
+pub(crate) fn view_option(
+    args: &[String],
+    i: usize,
+    words: &mut Vec<String>,
+) -> anyhow::Result<usize> {
     let a = args[i].as_str();
     let value = |k: usize| -> anyhow::Result<&String> {
         args.get(i + k)
@@ -133,7 +137,8 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
                 take = 1;
             }
             _ if a.starts_with("-v") => {
-                take = view_option(args, i, &mut view_words).map_err(|e| anyhow::anyhow!("vwrays: {e}"))?
+                take = view_option(args, i, &mut view_words)
+                    .map_err(|e| anyhow::anyhow!("vwrays: {e}"))?
             }
             _ if a.starts_with('-') => bail!("vwrays: unknown option {a}"),
             _ => r.picture = Some(a.to_string()),

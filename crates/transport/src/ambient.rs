@@ -22,7 +22,10 @@ pub fn square_to_disc(a: f64, b: f64) -> (f64, f64) {
     let (r, phi) = if x * x > y * y {
         (x, std::f64::consts::FRAC_PI_4 * (y / x))
     } else {
-        (y, std::f64::consts::FRAC_PI_2 - std::f64::consts::FRAC_PI_4 * (x / y))
+        (
+            y,
+            std::f64::consts::FRAC_PI_2 - std::f64::consts::FRAC_PI_4 * (x / y),
+        )
     };
     (r * phi.cos(), r * phi.sin())
 }
@@ -36,7 +39,14 @@ impl Renderer {
     /// The ambient value at `s`, multiplied by the coefficient `aval` (RADIANCE's
     /// `multambient`). `nrm` is the side to sample: the surface normal, or its reverse for
     /// diffuse transmission.
-    pub(crate) fn multambient(&self, aval: DVec3, r: &RayState, s: &Surf, nrm: DVec3, ctx: &mut Ctx) -> DVec3 {
+    pub(crate) fn multambient(
+        &self,
+        aval: DVec3,
+        r: &RayState,
+        s: &Surf,
+        nrm: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         let o = &self.opts;
         if o.ad == 0 || r.adepth >= o.ab {
             return aval * o.av;
@@ -48,7 +58,14 @@ impl Renderer {
         }
     }
 
-    fn hemisphere(&self, rcol: DVec3, r: &RayState, s: &Surf, back: bool, ctx: &mut Ctx) -> Option<DVec3> {
+    fn hemisphere(
+        &self,
+        rcol: DVec3,
+        r: &RayState,
+        s: &Surf,
+        back: bool,
+        ctx: &mut Ctx,
+    ) -> Option<DVec3> {
         let o = &self.opts;
         let d = rcol.max_element();
         if d <= FTINY {
@@ -74,7 +91,8 @@ impl Renderer {
         let mut ok = 0;
         for i in 0..ns {
             for j in 0..ns {
-                let v = self.ambient_sample(&parent, s, rt, acoef, (normal, ux, uy), (i, j, ns), ctx);
+                let v =
+                    self.ambient_sample(&parent, s, rt, acoef, (normal, ux, uy), (i, j, ns), ctx);
                 ok += usize::from(v.is_some());
                 divs.push(Division {
                     value: v.unwrap_or(DVec3::ZERO),
@@ -88,7 +106,17 @@ impl Renderer {
         if ok == ns * ns && ok > MIN_SUPERSAMPLE_DIVS {
             let extra = (o.as_ as f64 * wt + 0.5) as usize;
             if extra >= 4 * ns {
-                self.supersample(&parent, s, rt, acoef, (normal, ux, uy), ns, &mut divs, extra, ctx);
+                self.supersample(
+                    &parent,
+                    s,
+                    rt,
+                    acoef,
+                    (normal, ux, uy),
+                    ns,
+                    &mut divs,
+                    extra,
+                    ctx,
+                );
             }
         }
         Some(divs.iter().map(|d| d.value).sum())
@@ -143,7 +171,9 @@ impl Renderer {
             }
             let n = (err[k] / remaining * count as f64 + ctx.rng.random::<f64>()) as usize;
             for _ in 0..n {
-                let Some(v) = self.ambient_sample(parent, s, rt, acoef, frame, (k / ns, k % ns, ns), ctx) else {
+                let Some(v) =
+                    self.ambient_sample(parent, s, rt, acoef, frame, (k / ns, k % ns, ns), ctx)
+                else {
                     break;
                 };
                 let d = &mut divs[k];
@@ -164,7 +194,10 @@ impl Renderer {
 /// their missing neighbours, then blurred to reduce bias. This is RADIANCE's scheme; which
 /// divisions get super-samples decides how biased the result is, so daylit keeps it.
 fn division_errors(divs: &[Division], ns: usize, coef_bright: f64) -> Vec<f64> {
-    let tiny: f64 = std::env::var("TINY").ok().and_then(|v| v.parse().ok()).unwrap_or(FTINY);
+    let tiny: f64 = std::env::var("TINY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FTINY);
     let norm = 1.0 / (coef_bright + tiny);
     let b: Vec<f64> = divs.iter().map(|d| crate::trace::bright(d.value)).collect();
     let diff = |x: f64, y: f64| (x - y) * (x - y) * norm / (x + y + tiny);

@@ -42,7 +42,14 @@ impl Renderer {
         let mut samples: Vec<SourceSample> = Vec::new();
         for (i, src) in self.sources.iter().enumerate() {
             samples.clear();
-            src.samples(s.point, r.weight, self.opts.ds, self.opts.dj, &mut ctx.rng, &mut samples);
+            src.samples(
+                s.point,
+                r.weight,
+                self.opts.ds,
+                self.opts.dj,
+                &mut ctx.rng,
+                &mut samples,
+            );
             for smp in &samples {
                 let c = coef(smp.dir, smp.omega);
                 if c.max_element() <= 0.0 {
@@ -137,11 +144,11 @@ impl Renderer {
                     _ => DVec3::ZERO,
                 })
                 .unwrap_or(DVec3::ZERO);
-            let hit = self
-                .compiled
-                .accel
-                .shape(rel.mirror)
-                .intersect(&Ray::new(p, dir), FTINY, FHUGE);
+            let hit =
+                self.compiled
+                    .accel
+                    .shape(rel.mirror)
+                    .intersect(&Ray::new(p, dir), FTINY, FHUGE);
             if hit.is_none() {
                 return DVec3::ZERO;
             }
@@ -162,7 +169,12 @@ impl Renderer {
                 self.shade(&shadow, &s, self.source_mods[i], ctx)
             }
             Some(sh) => {
-                let Some((t, n)) = self.compiled.accel.shape(sh).intersect(&Ray::new(p, dir), FTINY, FHUGE) else {
+                let Some((t, n)) =
+                    self.compiled
+                        .accel
+                        .shape(sh)
+                        .intersect(&Ray::new(p, dir), FTINY, FHUGE)
+                else {
                     return DVec3::ZERO;
                 };
                 let s = Surf {

@@ -132,7 +132,7 @@ pub enum Modifier {
     /// A material.
     Material(Material),
     /// A pattern or texture.
-    Pattern(Pattern),
+    Pattern(Box<Pattern>),
 }
 
 /// All modifiers of a scene, indexed by primitive id (surfaces have `None`).
@@ -246,12 +246,12 @@ impl Modifiers {
                             p.sargs[i]
                         )));
                     }
-                    Some(Modifier::Pattern(Pattern {
+                    Some(Modifier::Pattern(Box::new(Pattern {
                         kind,
                         inv: inverse(&xf),
                         xf,
                         args: p.fargs.clone(),
-                    }))
+                    })))
                 }
                 t => {
                     return Err(err(format!(
@@ -266,7 +266,12 @@ impl Modifiers {
     }
 
     /// The material of a modifier chain and the patterns met on the way, surface first.
-    pub fn resolve(&self, scene: &Scene, mut m: Option<PrimId>, patterns: &mut Vec<PrimId>) -> Option<PrimId> {
+    pub fn resolve(
+        &self,
+        scene: &Scene,
+        mut m: Option<PrimId>,
+        patterns: &mut Vec<PrimId>,
+    ) -> Option<PrimId> {
         let mut guard = 0;
         while let Some(id) = m {
             match &self.table[id as usize] {
@@ -346,7 +351,14 @@ pub struct SurfacePoint {
 impl Pattern {
     /// Evaluates the pattern: returns the colour factor, and adds any normal perturbation (in
     /// world coordinates) to `pert`.
-    pub fn apply(&self, cal: &CalEnv, st: &mut EvalState, sp: &SurfacePoint, pcol: &mut DVec3, pert: &mut DVec3) {
+    pub fn apply(
+        &self,
+        cal: &CalEnv,
+        st: &mut EvalState,
+        sp: &SurfacePoint,
+        pcol: &mut DVec3,
+        pert: &mut DVec3,
+    ) {
         let inv = &self.inv;
         let s = inv.scale.abs();
         let d = inv.m.transform_vector3(sp.dir) / s;

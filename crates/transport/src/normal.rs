@@ -49,7 +49,11 @@ impl NormData {
     pub fn source_coef(&self, ldir: DVec3, omega: f64, dj: f64) -> DVec3 {
         let mut out = DVec3::ZERO;
         let ldot = self.pnorm.dot(ldir);
-        if if ldot < 0.0 { self.trans <= FTINY } else { self.trans >= 1.0 - FTINY } {
+        if if ldot < 0.0 {
+            self.trans <= FTINY
+        } else {
+            self.trans >= 1.0 - FTINY
+        } {
             return out;
         }
         let (mut lrdiff, mut ltdiff) = (self.rdiff, self.tdiff);
@@ -91,7 +95,15 @@ impl NormData {
 
 impl Renderer {
     /// Shades `plastic`, `metal` and `trans` (RADIANCE's `m_normal`).
-    pub(crate) fn shade_normal(&self, r: &RayState, s: &Surf, mat: &Material, pcol: DVec3, pert: DVec3, ctx: &mut Ctx) -> DVec3 {
+    pub(crate) fn shade_normal(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        mat: &Material,
+        pcol: DVec3,
+        pert: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         let Material::Normal {
             kind,
             color,
@@ -218,7 +230,13 @@ impl Renderer {
             col += self.multambient(a, r, &s, -pnorm, ctx);
         }
         let dj = self.opts.dj;
-        col += self.direct(r, &s, col, &|ldir, omega| nd.source_coef(ldir, omega, dj), ctx);
+        col += self.direct(
+            r,
+            &s,
+            col,
+            &|ldir, omega| nd.source_coef(ldir, omega, dj),
+            ctx,
+        );
         col
     }
 

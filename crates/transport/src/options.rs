@@ -112,7 +112,9 @@ impl Options {
         let count = |k: usize| -> Result<u32, String> {
             let v = num(k)?;
             if v < 0.0 || v > u32::MAX as f64 {
-                return Err(format!("option {a} expects a count of 0 or more, found {v}"));
+                return Err(format!(
+                    "option {a} expects a count of 0 or more, found {v}"
+                ));
             }
             Ok(v as u32)
         };
@@ -200,12 +202,17 @@ mod tests {
 
     #[test]
     fn parses_radiance_options() {
-        let o = parse(&["-ab", "3", "-av", "1", "2", "3", "-i+", "-bv-", "-lw", "1e-6"]).unwrap();
+        let o = parse(&[
+            "-ab", "3", "-av", "1", "2", "3", "-i+", "-bv-", "-lw", "1e-6",
+        ])
+        .unwrap();
         assert_eq!(o.ab, 3);
         assert_eq!(o.av, DVec3::new(1.0, 2.0, 3.0));
         assert!(o.irradiance && !o.backvis);
         assert_eq!(o.lw, 1e-6);
-        assert!(parse(&["-ab", "x"]).unwrap_err().contains("expects a number"));
+        assert!(parse(&["-ab", "x"])
+            .unwrap_err()
+            .contains("expects a number"));
         assert!(parse(&["-ad"]).unwrap_err().contains("needs a value"));
         assert!(parse(&["-ad", "-3"]).unwrap_err().contains("count"));
     }

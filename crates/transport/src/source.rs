@@ -113,7 +113,15 @@ impl Source {
     }
 
     /// Samples of this source seen from `org` for a ray of weight `weight`, appended to `out`.
-    pub fn samples(&self, org: DVec3, weight: f64, ds: f64, dj: f64, rng: &mut impl Rng, out: &mut Vec<SourceSample>) {
+    pub fn samples(
+        &self,
+        org: DVec3,
+        weight: f64,
+        ds: f64,
+        dj: f64,
+        rng: &mut impl Rng,
+        out: &mut Vec<SourceSample>,
+    ) {
         if self.skip {
             return;
         }
@@ -123,7 +131,7 @@ impl Source {
                 if dj > FTINY {
                     let (a, b) = disc_point(rng);
                     // u and v span a square of the disc's area; 1.128 = 2/sqrt(pi) fits the disc.
-                    d += (u * a + v * b) * dj * 1.128_379_17;
+                    d += (u * a + v * b) * dj * std::f64::consts::FRAC_2_SQRT_PI;
                 }
                 if let Some(s) = self.spot {
                     if spot_out_distant(&s, org, d) {
@@ -181,7 +189,17 @@ impl Source {
                     let lim = 2.0 * weight / ds;
                     let du2 = lim * lim * u.length_squared();
                     let dv2 = lim * lim * v.length_squared();
-                    partition(org, center, u, v, (0.0, 0.0, 1.0, 1.0), du2, dv2, MAX_PARTS, &mut parts);
+                    partition(
+                        org,
+                        center,
+                        u,
+                        v,
+                        (0.0, 0.0, 1.0, 1.0),
+                        du2,
+                        dv2,
+                        MAX_PARTS,
+                        &mut parts,
+                    );
                 }
                 for (cu, cv, su, sv) in parts {
                     let (mut a, mut b) = (cu, cv);
@@ -192,8 +210,11 @@ impl Source {
                         );
                         if round {
                             // Keep jittered aims on the disc.
-                            let k = 1.128_379_17;
-                            (ja, jb) = (ja * k * (1.0 - 0.5 * jb * jb).sqrt(), jb * k * (1.0 - 0.5 * ja * ja).sqrt());
+                            let k = std::f64::consts::FRAC_2_SQRT_PI;
+                            (ja, jb) = (
+                                ja * k * (1.0 - 0.5 * jb * jb).sqrt(),
+                                jb * k * (1.0 - 0.5 * ja * ja).sqrt(),
+                            );
                         }
                         a += ja;
                         b += jb;
@@ -239,7 +260,10 @@ fn spot_out_distant(s: &Spot, _org: DVec3, _d: DVec3) -> bool {
 
 /// A uniform point in the square [-1,1]², as the disc jitter expects.
 fn disc_point(rng: &mut impl Rng) -> (f64, f64) {
-    (rng.random::<f64>() * 2.0 - 1.0, rng.random::<f64>() * 2.0 - 1.0)
+    (
+        rng.random::<f64>() * 2.0 - 1.0,
+        rng.random::<f64>() * 2.0 - 1.0,
+    )
 }
 
 /// Splits a flat source into parts small against their distance from `org`: RADIANCE's rule,
@@ -265,17 +289,62 @@ fn partition(
     }
     if du2 > dv2 {
         let h = su * 0.5;
-        partition(org, center, u, v, (cu - h, cv, h, sv), du2 * 0.25, dv2, max / 2, out);
-        partition(org, center, u, v, (cu + h, cv, h, sv), du2 * 0.25, dv2, max / 2, out);
+        partition(
+            org,
+            center,
+            u,
+            v,
+            (cu - h, cv, h, sv),
+            du2 * 0.25,
+            dv2,
+            max / 2,
+            out,
+        );
+        partition(
+            org,
+            center,
+            u,
+            v,
+            (cu + h, cv, h, sv),
+            du2 * 0.25,
+            dv2,
+            max / 2,
+            out,
+        );
     } else {
         let h = sv * 0.5;
-        partition(org, center, u, v, (cu, cv - h, su, h), du2, dv2 * 0.25, max / 2, out);
-        partition(org, center, u, v, (cu, cv + h, su, h), du2, dv2 * 0.25, max / 2, out);
+        partition(
+            org,
+            center,
+            u,
+            v,
+            (cu, cv - h, su, h),
+            du2,
+            dv2 * 0.25,
+            max / 2,
+            out,
+        );
+        partition(
+            org,
+            center,
+            u,
+            v,
+            (cu, cv + h, su, h),
+            du2,
+            dv2 * 0.25,
+            max / 2,
+            out,
+        );
     }
 }
 
 /// Finds the scene's sources, then the virtual sources its mirrors make (up to `relays` deep).
-pub fn find_sources(scene: &Scene, compiled: &CompiledScene, mods: &Modifiers, relays: u32) -> Vec<Source> {
+pub fn find_sources(
+    scene: &Scene,
+    compiled: &CompiledScene,
+    mods: &Modifiers,
+    relays: u32,
+) -> Vec<Source> {
     let mut out = Vec::new();
     let mut pats = Vec::new();
     for (idx, origin) in compiled.origins.iter().enumerate() {
@@ -465,7 +534,13 @@ fn mirror_planes(scene: &Scene, compiled: &CompiledScene, mods: &Modifiers) -> V
     out
 }
 
-fn add_virtual_sources(scene: &Scene, compiled: &CompiledScene, mods: &Modifiers, relays: u32, out: &mut Vec<Source>) {
+fn add_virtual_sources(
+    scene: &Scene,
+    compiled: &CompiledScene,
+    mods: &Modifiers,
+    relays: u32,
+    out: &mut Vec<Source>,
+) {
     if relays == 0 {
         return;
     }

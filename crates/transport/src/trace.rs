@@ -159,7 +159,11 @@ impl Renderer {
         if parent.cext.max_element() > 0.0 {
             let re = parent.cext.min_element() * s.t;
             if re > 0.1 {
-                r.weight = if re > 92.0 { 0.0 } else { r.weight * (-re).exp() };
+                r.weight = if re > 92.0 {
+                    0.0
+                } else {
+                    r.weight * (-re).exp()
+                };
             }
         }
         if r.crtype & PRIMARY != 0 && rt == TRANS {
@@ -290,7 +294,9 @@ impl Renderer {
         if self.opts.irradiance && r.crtype & !(PRIMARY | TRANS) == 0 {
             match mat {
                 Material::Light { .. } => {}
-                Material::Glass { .. } | Material::Dielectric { .. } => return self.raytrans(r, s, ctx),
+                Material::Glass { .. } | Material::Dielectric { .. } => {
+                    return self.raytrans(r, s, ctx)
+                }
                 Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
                 _ => return self.lambertian(r, s, ctx),
             }
@@ -313,13 +319,17 @@ impl Renderer {
         }
         match mat {
             Material::Normal { .. } => self.shade_normal(r, s, mat, pcol, pert, ctx),
-            Material::Glass { color, rindex } => self.shade_glass(r, s, *color, *rindex, pcol, pert, ctx),
+            Material::Glass { color, rindex } => {
+                self.shade_glass(r, s, *color, *rindex, pcol, pert, ctx)
+            }
             Material::Dielectric {
                 color,
                 rindex,
                 hartmann,
             } => self.shade_dielectric(r, s, *color, rindex + hartmann / 550.0, pcol, pert, ctx),
-            Material::Mirror { color, alternate } => self.shade_mirror(r, s, *color, *alternate, pcol, ctx),
+            Material::Mirror { color, alternate } => {
+                self.shade_mirror(r, s, *color, *alternate, pcol, ctx)
+            }
             Material::Light { kind, color } => self.shade_light(r, s, *kind, *color, pcol, ctx),
             Material::Antimatter => self.raytrans(r, s, ctx),
         }
@@ -358,18 +368,37 @@ impl Renderer {
         })
     }
 
-    fn shade_light(&self, r: &RayState, s: &Surf, kind: LightKind, color: DVec3, pcol: DVec3, ctx: &mut Ctx) -> DVec3 {
+    fn shade_light(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        kind: LightKind,
+        color: DVec3,
+        pcol: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         let glow_far = |d: f64| matches!(kind, LightKind::Glow(rad) if rad >= -FTINY && d > rad);
         // Ambient and specular samples must not count sources the direct calculation counts.
-        if r.crtype & (AMBIENT | SPECULAR) != 0 && !(r.is_shadow() || s.rod < 0.0 || glow_far(s.t)) {
+        if r.crtype & (AMBIENT | SPECULAR) != 0 && !(r.is_shadow() || s.rod < 0.0 || glow_far(s.t))
+        {
             return DVec3::ZERO;
         }
         let aimed = self.aimed_at(r, s);
-        let virtual_aim = r.rsrc.is_some_and(|i| self.sources[i as usize].relay.is_some());
+        let virtual_aim = r
+            .rsrc
+            .is_some_and(|i| self.sources[i as usize].relay.is_some());
         if aimed == Some(false) {
             let illum_blocks = !virtual_aim && s.rod > 0.0 && {
-                let m = self.mods.material(self.sources[r.rsrc.unwrap_or(0) as usize].material);
-                matches!(m, Material::Light { kind: LightKind::Illum(_) | LightKind::Glow(_), .. })
+                let m = self
+                    .mods
+                    .material(self.sources[r.rsrc.unwrap_or(0) as usize].material);
+                matches!(
+                    m,
+                    Material::Light {
+                        kind: LightKind::Illum(_) | LightKind::Glow(_),
+                        ..
+                    }
+                )
             };
             if !matches!(kind, LightKind::Illum(_)) || illum_blocks {
                 return DVec3::ZERO;
@@ -416,7 +445,16 @@ impl Renderer {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn shade_glass(&self, r: &RayState, s: &Surf, color: DVec3, rindex: f64, pcol: DVec3, pert: DVec3, ctx: &mut Ctx) -> DVec3 {
+    fn shade_glass(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        color: DVec3,
+        rindex: f64,
+        pcol: DVec3,
+        pert: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         if !self.opts.backvis && s.rod <= 0.0 {
             return self.raytrans(r, s, ctx);
         }
@@ -436,7 +474,11 @@ impl Renderer {
         let n2 = rindex * rindex;
         let cos2 = ((1.0 - 1.0 / n2) + pdot * pdot / n2).sqrt();
         let mc = color.max(DVec3::splat(1e-15));
-        let mc = DVec3::new(mc.x.powf(1.0 / cos2), mc.y.powf(1.0 / cos2), mc.z.powf(1.0 / cos2));
+        let mc = DVec3::new(
+            mc.x.powf(1.0 / cos2),
+            mc.y.powf(1.0 / cos2),
+            mc.z.powf(1.0 / cos2),
+        );
         let r1e = ((pdot - rindex * cos2) / (pdot + rindex * cos2)).powi(2);
         let r1m = ((1.0 / pdot - rindex / cos2) / (1.0 / pdot + rindex / cos2)).powi(2);
         let mut col = DVec3::ZERO;
@@ -449,7 +491,11 @@ impl Renderer {
             if let Some((mut p, c)) = self.spawn(r, &s, TRANS, Some(coef), ctx) {
                 if hastexture && r.crtype & (SHADOW | AMBIENT) == 0 {
                     let d = r.dir + pert * (2.0 * (1.0 - rindex));
-                    p.dir = if d.length_squared() > 0.0 { d.normalize() } else { r.dir };
+                    p.dir = if d.length_squared() > 0.0 {
+                        d.normalize()
+                    } else {
+                        r.dir
+                    };
                 }
                 col += self.trace(&p, ctx).value * c;
             }
@@ -471,10 +517,27 @@ impl Renderer {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn shade_dielectric(&self, r: &RayState, s: &Surf, color: DVec3, n: f64, pcol: DVec3, pert: DVec3, ctx: &mut Ctx) -> DVec3 {
+    fn shade_dielectric(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        color: DVec3,
+        n: f64,
+        pcol: DVec3,
+        pert: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         let (mut dnorm, mut cos1) = perturbed(s, pert);
         let absorb = |c: DVec3| {
-            let l = |x: f64| if x <= 1e-44 { 100.0 } else if x >= 1.0 { 0.0 } else { -x.ln() };
+            let l = |x: f64| {
+                if x <= 1e-44 {
+                    100.0
+                } else if x >= 1.0 {
+                    0.0
+                } else {
+                    -x.ln()
+                }
+            };
             DVec3::new(l(c.x), l(c.y), l(c.z))
         };
         let mut nratio = n;
@@ -501,7 +564,8 @@ impl Renderer {
             // The refracted ray leaves this surface into the other medium.
             let mut sr = *s;
             sr.t = s.t;
-            if let Some((mut p, c)) = self.spawn(r, &sr, REFRACTED, Some(DVec3::splat(trans)), ctx) {
+            if let Some((mut p, c)) = self.spawn(r, &sr, REFRACTED, Some(DVec3::splat(trans)), ctx)
+            {
                 p.dir = (r.dir * nratio + dnorm * (nratio * cos1 - cos2)).normalize();
                 p.cext = cext_out;
                 col += self.trace(&p, ctx).value * c;
@@ -517,7 +581,15 @@ impl Renderer {
         col
     }
 
-    fn shade_mirror(&self, r: &RayState, s: &Surf, color: DVec3, alternate: Option<Option<u32>>, pcol: DVec3, ctx: &mut Ctx) -> DVec3 {
+    fn shade_mirror(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        color: DVec3,
+        alternate: Option<Option<u32>>,
+        pcol: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         let aimed = self.aimed_at(r, s);
         if let Some(alt) = alternate {
             if aimed != Some(true) {

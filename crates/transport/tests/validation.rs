@@ -123,7 +123,10 @@ fn check_room_sensors(case: &str) {
 fn check_analytic(case: &str) {
     for (k, (d, g)) in sensors(case).into_iter().enumerate() {
         let tol = 0.01 * g.abs() + 1e-6;
-        assert!((d - g).abs() <= tol, "{case} sensor {k}: daylit {d:.3} lux, golden {g:.3}");
+        assert!(
+            (d - g).abs() <= tol,
+            "{case} sensor {k}: daylit {d:.3} lux, golden {g:.3}"
+        );
     }
 }
 
@@ -131,7 +134,10 @@ fn check_room_image(case: &str) {
     let r = renderer(case, "rpict");
     let dir = root().join("scenes").join(case);
     let vf = std::fs::read_to_string(dir.join("view.vf")).unwrap();
-    let words: Vec<&str> = vf.split_whitespace().skip_while(|w| !w.starts_with("-v")).collect();
+    let words: Vec<&str> = vf
+        .split_whitespace()
+        .skip_while(|w| !w.starts_with("-v"))
+        .collect();
     let view = View::parse(&words.join(" ")).unwrap();
     let frame = view.frame().unwrap();
     let gold = HdrImage::read(&root().join("goldens").join(case).join("view.hdr")).unwrap();
@@ -149,11 +155,23 @@ fn check_room_image(case: &str) {
         .collect();
     let map = tregenza::PatchMap::new(&frame, w, h);
     let cmp = tregenza::compare(&map, &lum, &gold.luminance_image()).unwrap();
-    eprintln!("{case}: MBE_rel {:.2}%, RMSE_rel {:.2}%", 100.0 * cmp.mbe_rel, 100.0 * cmp.rmse_rel);
-    assert!(cmp.mbe_rel.abs() <= 0.02, "{case}: MBE_rel {:.2}%", 100.0 * cmp.mbe_rel);
+    eprintln!(
+        "{case}: MBE_rel {:.2}%, RMSE_rel {:.2}%",
+        100.0 * cmp.mbe_rel,
+        100.0 * cmp.rmse_rel
+    );
+    assert!(
+        cmp.mbe_rel.abs() <= 0.02,
+        "{case}: MBE_rel {:.2}%",
+        100.0 * cmp.mbe_rel
+    );
     // Rough metal in the sun: per-patch noise of both renderers at -ad 512 (see LOOSER).
     let max_rmse = if case == "10_rough_metal" { 0.09 } else { 0.05 };
-    assert!(cmp.rmse_rel <= max_rmse, "{case}: RMSE_rel {:.2}%", 100.0 * cmp.rmse_rel);
+    assert!(
+        cmp.rmse_rel <= max_rmse,
+        "{case}: RMSE_rel {:.2}%",
+        100.0 * cmp.rmse_rel
+    );
 }
 
 #[test]
@@ -161,10 +179,16 @@ fn uniform_sky_matches_closed_form() {
     // E = pi L (1 + cos b) / 2 for a sensor tilted by b under a uniform sky of luminance L.
     let l = lux(DVec3::new(100.0, 90.0, 80.0));
     let pairs = sensors("03_uniform_sky");
-    for (k, b) in [0.0f64, 30.0, 45.0, 60.0, 90.0, 120.0].into_iter().enumerate() {
+    for (k, b) in [0.0f64, 30.0, 45.0, 60.0, 90.0, 120.0]
+        .into_iter()
+        .enumerate()
+    {
         let exact = std::f64::consts::PI * l * (1.0 + b.to_radians().cos()) / 2.0;
         let got = pairs[k].0;
-        assert!((got - exact).abs() <= 0.005 * exact, "tilt {b}: {got} vs {exact}");
+        assert!(
+            (got - exact).abs() <= 0.005 * exact,
+            "tilt {b}: {got} vs {exact}"
+        );
     }
 }
 
