@@ -67,7 +67,7 @@ fn oconv_file_is_accepted_in_place_of_the_text() {
 #[test]
 fn answers_to_radiance_program_names() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["oconv", "getinfo", "rtrace", "rpict"] {
+    for name in ["oconv", "getinfo", "rtrace", "rpict", "rcontrib"] {
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), dir.path().join(name)).unwrap();
     }
     // RADIANCE's oconv writes the octree to standard output.
@@ -93,9 +93,15 @@ fn answers_to_radiance_program_names() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(text(&o.stdout), "1.450000e+00\tceiling\t\n");
     // Programs not written yet say so.
+    let (o, _, err) = run(&mut Command::new(dir.path().join("rcontrib")));
+    assert!(
+        !o.status.success() && err.contains("rcontrib is not implemented"),
+        "{err}"
+    );
+    // rpict without a scene says what is missing.
     let (o, _, err) = run(&mut Command::new(dir.path().join("rpict")));
     assert!(
-        !o.status.success() && err.contains("rpict is not implemented"),
+        !o.status.success() && err.contains("no scene given"),
         "{err}"
     );
 }
@@ -257,12 +263,12 @@ fn rtrace_geometry_matches_radiance() {
             assert!((x - y).abs() <= 2e-6 * y.abs().max(1.0), "{a:?} vs {g:?}");
         }
     }
-    // Outputs that need shading are refused clearly.
+    // Outputs daylit does not compute yet are refused clearly.
     let (o, _, err) = run(daylit()
         .current_dir(&dir)
-        .args(["rtrace", "-ov", "mixed.rad"]));
+        .args(["rtrace", "-oW", "mixed.rad"]));
     assert!(
-        !o.status.success() && err.contains("light-transport"),
+        !o.status.success() && err.contains("not in this version"),
         "{err}"
     );
 }
