@@ -16,8 +16,17 @@ pub(crate) use outln;
 
 /// Prints a report to standard output. A reader that stops early (`| head`) is not an error.
 pub fn print(text: &str) -> anyhow::Result<()> {
+    print_bytes([text.as_bytes()])
+}
+
+/// Writes `chunks` to standard output in order, as [`print`] does.
+pub fn print_bytes<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    let res = chunks
+        .into_iter()
+        .try_for_each(|b| out.write_all(b))
+        .and_then(|_| out.flush());
+    match res {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r.context("cannot write to standard output"),
     }

@@ -12,7 +12,7 @@ use daylit_transport::{Options, Renderer};
 use glam::DVec3;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -243,14 +243,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         );
     }
     let img = render(&req, &format!("rpict {}", args.join(" ")), false)?;
-    let bytes = img.encode(true);
-    let mut out = std::io::stdout().lock();
-    match out.write_all(&bytes).and_then(|_| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(e).context("cannot write to standard output")?
-        }
-        _ => {}
-    }
+    crate::output::print_bytes([img.encode(true).as_slice()])?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -8,7 +8,7 @@ use daylit_compile::{compile, CompiledScene, Origin};
 use daylit_geometry::{DVec3, Ray};
 use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
 use rayon::prelude::*;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -458,17 +458,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             })
             .collect()
     });
-    let mut out = std::io::stdout().lock();
-    let res = std::iter::once(&text)
-        .chain(&records)
-        .try_for_each(|b| out.write_all(b))
-        .and_then(|_| out.flush());
-    match res {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(e).context("cannot write to standard output")?
-        }
-        _ => {}
-    }
+    crate::output::print_bytes(std::iter::once(&text).chain(&records).map(Vec::as_slice))?;
     Ok(ExitCode::SUCCESS)
 }
 

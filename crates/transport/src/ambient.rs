@@ -194,13 +194,9 @@ impl Renderer {
 /// their missing neighbours, then blurred to reduce bias. This is RADIANCE's scheme; which
 /// divisions get super-samples decides how biased the result is, so daylit keeps it.
 fn division_errors(divs: &[Division], ns: usize, coef_bright: f64) -> Vec<f64> {
-    let tiny: f64 = std::env::var("TINY")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(FTINY);
-    let norm = 1.0 / (coef_bright + tiny);
+    let norm = 1.0 / (coef_bright + FTINY);
     let b: Vec<f64> = divs.iter().map(|d| crate::trace::bright(d.value)).collect();
-    let diff = |x: f64, y: f64| (x - y) * (x - y) * norm / (x + y + tiny);
+    let diff = |x: f64, y: f64| (x - y) * (x - y) * norm / (x + y + FTINY);
     let mut raw = vec![0.0f64; ns * ns];
     for i in 0..ns {
         for j in 0..ns {

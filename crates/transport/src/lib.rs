@@ -153,10 +153,8 @@ impl Renderer {
     /// Working state for primary ray number `index`: its random sequence depends only on the
     /// seed and the index.
     pub fn ctx(&self, index: u64) -> Ctx {
-        let mut s = self.opts.seed ^ 0x9e37_79b9_7f4a_7c15;
-        s = s.wrapping_add(index.wrapping_mul(0xbf58_476d_1ce4_e5b9));
         Ctx {
-            rng: Pcg64Mcg::seed_from_u64(s),
+            rng: self.rng_for(index),
             eval: EvalState::for_env(&self.mods.cal),
             samples: Vec::new(),
         }
@@ -164,9 +162,13 @@ impl Renderer {
 
     /// Re-seeds `ctx` for primary ray `index` (cheaper than a new context).
     pub fn reseed(&self, ctx: &mut Ctx, index: u64) {
-        let mut s = self.opts.seed ^ 0x9e37_79b9_7f4a_7c15;
-        s = s.wrapping_add(index.wrapping_mul(0xbf58_476d_1ce4_e5b9));
-        ctx.rng = Pcg64Mcg::seed_from_u64(s);
+        ctx.rng = self.rng_for(index);
+    }
+
+    fn rng_for(&self, index: u64) -> Pcg64Mcg {
+        let s = (self.opts.seed ^ 0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(index.wrapping_mul(0xbf58_476d_1ce4_e5b9));
+        Pcg64Mcg::seed_from_u64(s)
     }
 
     pub(crate) fn pattern(&self, id: PrimId) -> &material::Pattern {

@@ -133,11 +133,7 @@ impl Source {
                     // u and v span a square of the disc's area; 1.128 = 2/sqrt(pi) fits the disc.
                     d += (u * a + v * b) * dj * std::f64::consts::FRAC_2_SQRT_PI;
                 }
-                if let Some(s) = self.spot {
-                    if spot_out_distant(&s, org, d) {
-                        return;
-                    }
-                }
+                // A spotlight on a distant source: RADIANCE only warns; no cone is applied.
                 out.push(SourceSample {
                     dir: d.normalize(),
                     omega,
@@ -250,12 +246,6 @@ impl Source {
         }
         out.push(SourceSample { dir, omega });
     }
-}
-
-fn spot_out_distant(s: &Spot, _org: DVec3, _d: DVec3) -> bool {
-    // A spotlight on a distant source: RADIANCE only warns; its cone is not applied here.
-    let _ = s;
-    false
 }
 
 /// A uniform point in the square [-1,1]², as the disc jitter expects.

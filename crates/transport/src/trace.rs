@@ -356,6 +356,16 @@ impl Renderer {
         self.shade_normal(r, s, &white, DVec3::ONE, DVec3::ZERO, ctx)
     }
 
+    /// The alternate material `m` of an `illum` or `mirror`, shaded without the original's
+    /// patterns.
+    fn alternate(&self, m: u32, s: &Surf) -> ShapeMod {
+        ShapeMod {
+            material: self.mods.resolve(&self.scene, Some(m), &mut Vec::new()),
+            pats: (0, 0),
+            flat: s.flat,
+        }
+    }
+
     /// Is the source the ray aims at this surface?
     fn aimed_at(&self, r: &RayState, s: &Surf) -> Option<bool> {
         let i = r.rsrc? as usize;
@@ -407,21 +417,7 @@ impl Renderer {
         if let LightKind::Illum(alt) = kind {
             if aimed != Some(true) || virtual_aim {
                 return match alt {
-                    Some(m) => {
-                        let mut patterns = Vec::new();
-                        let material = self.mods.resolve(&self.scene, Some(m), &mut patterns);
-                        // Alternate materials of illums are shaded without the illum's patterns.
-                        self.shade(
-                            r,
-                            s,
-                            ShapeMod {
-                                material,
-                                pats: (0, 0),
-                                flat: s.flat,
-                            },
-                            ctx,
-                        )
-                    }
+                    Some(m) => self.shade(r, s, self.alternate(m, s), ctx),
                     None => self.raytrans(r, s, ctx),
                 };
             }
@@ -562,10 +558,7 @@ impl Renderer {
             let refl = 0.5 * (a * a + b * b);
             let trans = (1.0 - refl) * nratio * nratio;
             // The refracted ray leaves this surface into the other medium.
-            let mut sr = *s;
-            sr.t = s.t;
-            if let Some((mut p, c)) = self.spawn(r, &sr, REFRACTED, Some(DVec3::splat(trans)), ctx)
-            {
+            if let Some((mut p, c)) = self.spawn(r, s, REFRACTED, Some(DVec3::splat(trans)), ctx) {
                 p.dir = (r.dir * nratio + dnorm * (nratio * cos1 - cos2)).normalize();
                 p.cext = cext_out;
                 col += self.trace(&p, ctx).value * c;
@@ -596,8 +589,8 @@ impl Renderer {
                 let pass_ok = s.rod < 0.0 || r.crtype & (AMBIENT | SPECULAR) == 0;
                 match alt {
                     Some(m) => {
-                        let mut pats = Vec::new();
-                        let material = self.mods.resolve(&self.scene, Some(m), &mut pats);
+                        let sm = self.alternate(m, s);
+                        let material = sm.material;
                         let transparent = material.is_some_and(|id| {
                             matches!(
                                 self.mods.material(id),
@@ -605,11 +598,6 @@ impl Renderer {
                             ) || matches!(self.mods.material(id), Material::Normal { trans, .. } if *trans > 0.0)
                         });
                         if pass_ok || transparent {
-                            let sm = ShapeMod {
-                                material,
-                                pats: (0, 0),
-                                flat: s.flat,
-                            };
                             return self.shade(r, s, sm, ctx);
                         }
                         if material.is_none() {
