@@ -10,6 +10,7 @@
 //! primary ray, so the same seed gives the same output on any number of threads.
 
 pub mod ambient;
+pub mod data;
 pub mod direct;
 pub mod material;
 pub mod normal;
@@ -64,6 +65,8 @@ pub(crate) struct ShapeMod {
     pub pats: (u32, u32),
     /// A flat shape cannot be hit again by a ray leaving it.
     pub flat: bool,
+    /// The first modifier of a chain that holds a mixture: such chains are followed per hit.
+    pub mixed: Option<PrimId>,
 }
 
 /// Per-thread working state: the random generator and the function evaluator.
@@ -74,6 +77,10 @@ pub struct Ctx {
     pub eval: EvalState,
     /// Scratch for source samples.
     pub(crate) samples: Vec<direct::Contribution>,
+    /// The medium a dielectric found the ray in: a ray cannot know it travels inside glass
+    /// or water until it hits the boundary from within (RADIANCE sets the ray's extinction
+    /// there too). Set by the shading of the hit, read once by `trace`.
+    pub(crate) medium: Option<glam::DVec3>,
 }
 
 /// A scene ready to render.
@@ -112,6 +119,7 @@ impl Renderer {
                 material,
                 pats: (start, pattern_pool.len() as u32),
                 flat,
+                mixed: m.filter(|_| mods.has_mixture(&scene, m)),
             }
         };
         let shape_mods: Vec<ShapeMod> = compiled
@@ -157,6 +165,7 @@ impl Renderer {
             rng: self.rng_for(index),
             eval: EvalState::for_env(&self.mods.cal),
             samples: Vec::new(),
+            medium: None,
         }
     }
 

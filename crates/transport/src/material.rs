@@ -1,11 +1,15 @@
 //! The modifier table: every material, pattern and texture of the scene, with its arguments
 //! checked and its `.cal` expressions compiled once.
 
+use crate::data::{DataArray, MAX_DIMS};
+use crate::trace::Surf;
 use crate::TransportError;
-use daylit_cal::{CalEnv, EvalState, ExprId, RayContext, RayPath, RayVar};
+use daylit_cal::{CalEnv, EvalState, ExprId, FuncId, RayContext, RayPath, RayVar};
 use daylit_scene::xform::{parse_transform, Transform};
-use daylit_scene::{PrimId, PrimType, Scene};
+use daylit_scene::{PrimId, PrimType, Primitive, Scene};
 use glam::DVec3;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A material, as RADIANCE's shading functions see it.
 #[derive(Clone, Debug)]
@@ -24,6 +28,8 @@ pub enum Material {
         trans: f64,
         /// Fraction of the transmission that is specular.
         tspec: f64,
+        /// `plastic2`, `metal2`, `trans2`: the second roughness and the orientation.
+        aniso: Option<Box<Anisotropy>>,
     },
     /// `glass`: thin glazing with two interreflecting surfaces.
     Glass {
@@ -32,14 +38,15 @@ pub enum Material {
         /// Refractive index.
         rindex: f64,
     },
-    /// `dielectric`: a refracting boundary.
+    /// `dielectric` and `interface`: a refracting boundary.
     Dielectric {
-        /// Transmission per metre (1 = clear).
+        /// Transmission per metre of the medium behind the surface (1 = clear).
         color: DVec3,
-        /// Refractive index.
+        /// Its refractive index (`dielectric`: with the Hartmann dispersion term at 500 nm).
         rindex: f64,
-        /// Hartmann constant (dispersion), 0 for none.
-        hartmann: f64,
+        /// `interface`: the medium in front of the surface (transmission per metre, index);
+        /// `None` for a `dielectric`, which has clear air in front.
+        front: Option<(DVec3, f64)>,
     },
     /// `mirror`: pure specular reflection and a virtual source relay.
     Mirror {
@@ -60,7 +67,7 @@ pub enum Material {
     Antimatter,
 }
 
-/// The three "normal" materials.
+/// The three "normal" materials (and their anisotropic forms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NormalKind {
     /// `plastic`: white specular highlight.
@@ -111,6 +118,62 @@ pub enum PatternKind {
     Color([ExprId; 3]),
     /// `texfunc`: three expressions perturb the normal.
     Texture([ExprId; 3]),
+    /// `brightdata`: a function of an interpolated data value multiplies the colour.
+    BrightData(DataLookup<1>),
+    /// `colordata`: functions of three interpolated values multiply red, green and blue.
+    ColorData(DataLookup<3>),
+    /// `texdata`: functions of three interpolated values perturb the normal.
+    TexData(DataLookup<3>),
+}
+
+/// Data arrays looked up at coordinates computed per ray, then passed through functions.
+#[derive(Clone, Debug)]
+pub struct DataLookup<const N: usize> {
+    /// The functions applied to the interpolated values.
+    pub funcs: [FuncId; N],
+    /// Their declared parameter counts (`colordata` passes one value to a one-parameter
+    /// function, all three otherwise).
+    pub arity: [usize; N],
+    /// The data arrays (the same array may appear more than once).
+    pub data: [Arc<DataArray>; N],
+    /// One coordinate expression per data dimension.
+    pub coords: Vec<ExprId>,
+}
+
+impl<const N: usize> DataLookup<N> {
+    /// The interpolated values at this ray's coordinates.
+    fn values(&self, cal: &CalEnv, st: &mut EvalState, ray: &PatternRay) -> [f64; N] {
+        let mut pt = [0.0; MAX_DIMS];
+        for (p, &e) in pt.iter_mut().zip(&self.coords) {
+            *p = cal.eval_expr(e, st, ray);
+        }
+        let n = self.coords.len();
+        std::array::from_fn(|i| self.data[i].value(&pt[..n]))
+    }
+
+    /// The function values for this ray, as RADIANCE's data patterns compute them.
+    fn eval(&self, cal: &CalEnv, st: &mut EvalState, ray: &PatternRay) -> [f64; N] {
+        let v = self.values(cal, st, ray);
+        std::array::from_fn(|i| {
+            let args = if N == 1 || (i > 0 && self.arity[i] < 3) {
+                &v[i..=i]
+            } else {
+                &v[..]
+            };
+            cal.call(self.funcs[i], args, st, ray)
+        })
+    }
+}
+
+/// The coordinate frame and real arguments a function-driven modifier is evaluated in.
+#[derive(Clone, Debug)]
+pub struct FuncFrame {
+    /// The frame the functions see (from the transform after the file name).
+    pub xf: Transform,
+    /// The inverse, to take points and directions into that frame.
+    pub inv: Transform,
+    /// Real arguments (`arg(n)`).
+    pub args: Vec<f64>,
 }
 
 /// A pattern or texture with its coordinate frame.
@@ -118,12 +181,71 @@ pub enum PatternKind {
 pub struct Pattern {
     /// What it computes.
     pub kind: PatternKind,
-    /// The frame its function sees (from the transform after the file name).
-    pub xf: Transform,
-    /// The inverse, to take points and directions into that frame.
-    pub inv: Transform,
-    /// Real arguments (`arg(n)`).
-    pub args: Vec<f64>,
+    /// Where its functions are evaluated.
+    pub frame: FuncFrame,
+}
+
+/// How a mixture's coefficient is computed.
+#[derive(Clone, Debug)]
+pub enum MixCoef {
+    /// `mixfunc`: an expression.
+    Func(ExprId),
+    /// `mixdata`: a function of an interpolated data value.
+    Data(DataLookup<1>),
+}
+
+/// `mixfunc` and `mixdata`: a blend of two modifiers (materials or patterns).
+#[derive(Clone, Debug)]
+pub struct Mixture {
+    /// The modifier weighted by the coefficient (`None`: void).
+    pub fore: Option<PrimId>,
+    /// The modifier weighted by one minus the coefficient (`None`: void).
+    pub back: Option<PrimId>,
+    /// The coefficient.
+    pub coef: MixCoef,
+    /// Where it is evaluated.
+    pub frame: FuncFrame,
+}
+
+impl Mixture {
+    /// The coefficient at this hit, clamped to 0..1.
+    pub fn coefficient(&self, cal: &CalEnv, st: &mut EvalState, s: &Surf) -> f64 {
+        let ray = self.frame.ray(s);
+        let c = match &self.coef {
+            MixCoef::Func(e) => cal.eval_expr(*e, st, &ray),
+            MixCoef::Data(d) => d.eval(cal, st, &ray)[0],
+        };
+        if c.is_nan() {
+            0.0
+        } else {
+            c.clamp(0.0, 1.0)
+        }
+    }
+}
+
+/// The orientation of an anisotropic material (`plastic2`, `metal2`, `trans2`).
+#[derive(Clone, Debug)]
+pub struct Anisotropy {
+    /// Roughness along v (the u roughness is the material's `rough`).
+    pub vrough: f64,
+    /// Expressions for the u direction.
+    pub udir: [ExprId; 3],
+    /// Where they are evaluated.
+    pub frame: FuncFrame,
+}
+
+impl Anisotropy {
+    /// The u direction at this hit, in world coordinates (not yet projected on the surface).
+    pub fn u(&self, cal: &CalEnv, st: &mut EvalState, s: &Surf) -> DVec3 {
+        let ray = self.frame.ray(s);
+        let u = DVec3::from(std::array::from_fn::<f64, 3, _>(|k| {
+            cal.eval_expr(self.udir[k], st, &ray)
+        }));
+        if st.take_error().is_some() || !u.is_finite() {
+            return DVec3::ZERO;
+        }
+        self.frame.xf.m.transform_vector3(u)
+    }
 }
 
 /// One entry of the modifier table.
@@ -133,6 +255,8 @@ pub enum Modifier {
     Material(Material),
     /// A pattern or texture.
     Pattern(Box<Pattern>),
+    /// A mixture of two modifiers.
+    Mixture(Box<Mixture>),
 }
 
 /// All modifiers of a scene, indexed by primitive id (surfaces have `None`).
@@ -150,119 +274,29 @@ fn rgb(f: &[f64]) -> DVec3 {
 impl Modifiers {
     /// Builds the table. Modifier types daylit cannot shade yet are refused with their place.
     pub fn build(scene: &Scene, raypath: &RayPath) -> Result<Modifiers, TransportError> {
-        let mut cal = CalEnv::with_raypath(raypath).map_err(|e| TransportError::Function {
+        let cal = CalEnv::with_raypath(raypath).map_err(|e| TransportError::Function {
             loc: "rayinit.cal".into(),
             msg: e.to_string(),
         })?;
+        let mut b = Builder {
+            cal,
+            raypath,
+            data: HashMap::new(),
+        };
         let mut table = Vec::with_capacity(scene.prims.len());
         for p in &scene.prims {
-            let err = |msg: String| TransportError::Modifier {
-                loc: p.loc.to_string(),
-                what: format!("{} \"{}\"", p.ptype.name(), p.name),
-                msg,
+            let entry = if p.ptype.is_modifier() {
+                Some(b.modifier(p).map_err(|msg| TransportError::Modifier {
+                    loc: p.loc.to_string(),
+                    what: format!("{} \"{}\"", p.ptype.name(), p.name),
+                    msg,
+                })?)
+            } else {
+                None
             };
-            let f = &p.fargs;
-            let m = match p.ptype {
-                t if !t.is_modifier() => None,
-                PrimType::Plastic | PrimType::Metal | PrimType::Trans => {
-                    let kind = match p.ptype {
-                        PrimType::Plastic => NormalKind::Plastic,
-                        PrimType::Metal => NormalKind::Metal,
-                        _ => NormalKind::Trans,
-                    };
-                    let (trans, tspec) = if kind == NormalKind::Trans {
-                        (f[5], f[6])
-                    } else {
-                        (0.0, 0.0)
-                    };
-                    Some(Modifier::Material(Material::Normal {
-                        kind,
-                        color: rgb(f),
-                        spec: f[3],
-                        rough: f[4],
-                        trans,
-                        tspec,
-                    }))
-                }
-                PrimType::Glass => Some(Modifier::Material(Material::Glass {
-                    color: rgb(f),
-                    rindex: f.get(3).copied().unwrap_or(1.52),
-                })),
-                PrimType::Dielectric => Some(Modifier::Material(Material::Dielectric {
-                    color: rgb(f),
-                    rindex: f[3],
-                    hartmann: f[4],
-                })),
-                PrimType::Mirror => Some(Modifier::Material(Material::Mirror {
-                    color: rgb(f),
-                    alternate: (!p.sargs.is_empty()).then(|| p.mod_refs.first().copied().flatten()),
-                })),
-                PrimType::Light | PrimType::Glow | PrimType::Illum | PrimType::Spotlight => {
-                    let kind = match p.ptype {
-                        PrimType::Light => LightKind::Light,
-                        PrimType::Glow => LightKind::Glow(f[3]),
-                        PrimType::Illum => LightKind::Illum(p.mod_refs.first().copied().flatten()),
-                        _ => {
-                            let aim = DVec3::new(f[4], f[5], f[6]);
-                            let flen = aim.length();
-                            if f[3] <= 1e-6 || flen == 0.0 {
-                                return Err(err("zero spotlight angle or direction".into()));
-                            }
-                            LightKind::Spot(Spot {
-                                size: 2.0
-                                    * std::f64::consts::PI
-                                    * (1.0 - (f[3].to_radians() / 2.0).cos()),
-                                aim: aim / flen,
-                                flen,
-                            })
-                        }
-                    };
-                    Some(Modifier::Material(Material::Light {
-                        kind,
-                        color: rgb(f),
-                    }))
-                }
-                PrimType::Antimatter => Some(Modifier::Material(Material::Antimatter)),
-                PrimType::Brightfunc | PrimType::Colorfunc | PrimType::Texfunc => {
-                    let fi = p.ptype.funcfile_index().unwrap_or(0);
-                    let file = p.sargs[fi].as_str();
-                    cal.load_file(file, raypath)
-                        .map_err(|e| err(format!("function file: {e}")))?;
-                    let mut expr = |i: usize| {
-                        cal.compile_expr_in(file, &p.sargs[i])
-                            .map_err(|e| err(format!("expression \"{}\": {e}", p.sargs[i])))
-                    };
-                    let kind = match p.ptype {
-                        PrimType::Brightfunc => PatternKind::Bright(expr(0)?),
-                        PrimType::Colorfunc => PatternKind::Color([expr(0)?, expr(1)?, expr(2)?]),
-                        _ => PatternKind::Texture([expr(0)?, expr(1)?, expr(2)?]),
-                    };
-                    let mut i = fi + 1;
-                    let xf = parse_transform(&p.sargs, &mut i, &p.loc)
-                        .map_err(|e| err(format!("transform: {e}")))?;
-                    if i != p.sargs.len() {
-                        return Err(err(format!(
-                            "unexpected string argument \"{}\" after the transform",
-                            p.sargs[i]
-                        )));
-                    }
-                    Some(Modifier::Pattern(Box::new(Pattern {
-                        kind,
-                        inv: inverse(&xf),
-                        xf,
-                        args: p.fargs.clone(),
-                    })))
-                }
-                t => {
-                    return Err(err(format!(
-                        "{} is not supported by daylit's light transport yet",
-                        t.name()
-                    )))
-                }
-            };
-            table.push(m);
+            table.push(entry);
         }
-        Ok(Modifiers { table, cal })
+        Ok(Modifiers { table, cal: b.cal })
     }
 
     /// The material of a modifier chain and the patterns met on the way, surface first.
@@ -291,7 +325,8 @@ impl Modifiers {
                     return Some(id);
                 }
                 Some(Modifier::Pattern(_)) => patterns.push(id),
-                None => return None,
+                // Mixtures are followed per hit (see `has_mixture`).
+                Some(Modifier::Mixture(_)) | None => return None,
             }
             m = scene.prim(id).modifier;
             guard += 1;
@@ -300,6 +335,20 @@ impl Modifiers {
             }
         }
         None
+    }
+
+    /// Does the chain from `m` (with the material's textures) hold a mixture?
+    pub fn has_mixture(&self, scene: &Scene, mut m: Option<PrimId>) -> bool {
+        for _ in 0..1000 {
+            let Some(id) = m else {
+                return false;
+            };
+            if matches!(self.table[id as usize], Some(Modifier::Mixture(_))) {
+                return true;
+            }
+            m = scene.prim(id).modifier;
+        }
+        false
     }
 
     /// The material entry of `id`.
@@ -311,6 +360,293 @@ impl Modifiers {
     }
 }
 
+/// Compiles modifiers one by one, sharing function files and data arrays.
+struct Builder<'a> {
+    cal: CalEnv,
+    raypath: &'a RayPath,
+    data: HashMap<String, Arc<DataArray>>,
+}
+
+impl Builder<'_> {
+    /// The table entry of modifier `p`; the error says what is wrong with it.
+    fn modifier(&mut self, p: &Primitive) -> Result<Modifier, String> {
+        let f = &p.fargs;
+        let reals = |n: usize| -> Result<(), String> {
+            if f.len() == n {
+                Ok(())
+            } else {
+                Err(format!("needs {n} real arguments, has {}", f.len()))
+            }
+        };
+        Ok(match p.ptype {
+            PrimType::Plastic | PrimType::Metal | PrimType::Trans => {
+                Modifier::Material(normal_material(p.ptype, f, None))
+            }
+            PrimType::Plastic2 | PrimType::Metal2 | PrimType::Trans2 => {
+                reals(if p.ptype == PrimType::Trans2 { 8 } else { 6 })?;
+                if f[4] <= FTINY_ROUGH || f[5] <= FTINY_ROUGH {
+                    return Err(
+                        "roughness too small (anisotropic materials need both above 0)".into(),
+                    );
+                }
+                let file = p.sargs[3].as_str();
+                self.load(file)?;
+                let udir = [
+                    self.expr(file, &p.sargs[0])?,
+                    self.expr(file, &p.sargs[1])?,
+                    self.expr(file, &p.sargs[2])?,
+                ];
+                let aniso = Anisotropy {
+                    vrough: f[5],
+                    udir,
+                    frame: frame(p, 4, Vec::new())?,
+                };
+                // The anisotropic reals put v-roughness before trans and tspec.
+                let g = [
+                    f[0],
+                    f[1],
+                    f[2],
+                    f[3],
+                    f[4],
+                    *f.get(6).unwrap_or(&0.0),
+                    *f.get(7).unwrap_or(&0.0),
+                ];
+                Modifier::Material(normal_material(p.ptype, &g, Some(Box::new(aniso))))
+            }
+            PrimType::Glass => Modifier::Material(Material::Glass {
+                color: rgb(f),
+                rindex: f.get(3).copied().unwrap_or(1.52),
+            }),
+            PrimType::Dielectric => Modifier::Material(Material::Dielectric {
+                color: rgb(f),
+                rindex: f[3] + f[4] / 500.0,
+                front: None,
+            }),
+            PrimType::Interface => Modifier::Material(Material::Dielectric {
+                color: rgb(f),
+                rindex: f[3],
+                front: Some((rgb(&f[4..]), f[7])),
+            }),
+            PrimType::Mirror => Modifier::Material(Material::Mirror {
+                color: rgb(f),
+                alternate: (!p.sargs.is_empty()).then(|| p.mod_refs.first().copied().flatten()),
+            }),
+            PrimType::Light | PrimType::Glow | PrimType::Illum | PrimType::Spotlight => {
+                Modifier::Material(light_material(p)?)
+            }
+            PrimType::Antimatter => Modifier::Material(Material::Antimatter),
+            PrimType::Brightfunc | PrimType::Colorfunc | PrimType::Texfunc => {
+                let file = p.sargs[p.ptype.funcfile_index().unwrap_or(0)].as_str();
+                self.load(file)?;
+                let mut e = |i: usize| self.expr(file, &p.sargs[i]);
+                let (kind, nexpr) = match p.ptype {
+                    PrimType::Brightfunc => (PatternKind::Bright(e(0)?), 1),
+                    PrimType::Colorfunc => (PatternKind::Color([e(0)?, e(1)?, e(2)?]), 3),
+                    _ => (PatternKind::Texture([e(0)?, e(1)?, e(2)?]), 3),
+                };
+                pattern(kind, frame(p, nexpr + 1, p.fargs.clone())?)
+            }
+            PrimType::Brightdata => {
+                let (d, next) = self.lookup::<1>(p, 0)?;
+                pattern(PatternKind::BrightData(d), frame(p, next, p.fargs.clone())?)
+            }
+            PrimType::Colordata | PrimType::Texdata => {
+                let (d, next) = self.lookup::<3>(p, 0)?;
+                let kind = if p.ptype == PrimType::Colordata {
+                    PatternKind::ColorData(d)
+                } else {
+                    PatternKind::TexData(d)
+                };
+                pattern(kind, frame(p, next, p.fargs.clone())?)
+            }
+            PrimType::Mixfunc | PrimType::Mixdata => {
+                let (coef, next) = if p.ptype == PrimType::Mixfunc {
+                    let file = p.sargs[3].as_str();
+                    self.load(file)?;
+                    (MixCoef::Func(self.expr(file, &p.sargs[2])?), 4)
+                } else {
+                    let (d, next) = self.lookup::<1>(p, 2)?;
+                    (MixCoef::Data(d), next)
+                };
+                let side = |i: usize| p.mod_refs.get(i).copied().flatten();
+                Modifier::Mixture(Box::new(Mixture {
+                    fore: side(0),
+                    back: side(1),
+                    coef,
+                    frame: frame(p, next, p.fargs.clone())?,
+                }))
+            }
+            t => {
+                return Err(format!(
+                    "{} is not supported by daylit's light transport yet",
+                    t.name()
+                ))
+            }
+        })
+    }
+
+    /// Loads a function file into the shared environment.
+    fn load(&mut self, file: &str) -> Result<(), String> {
+        self.cal
+            .load_file(file, self.raypath)
+            .map_err(|e| format!("function file: {e}"))
+    }
+
+    /// Compiles one expression in a function file's context.
+    fn expr(&mut self, file: &str, text: &str) -> Result<ExprId, String> {
+        self.cal
+            .compile_expr_in(file, text)
+            .map_err(|e| format!("expression \"{text}\": {e}"))
+    }
+
+    /// A data array, read once per run however many modifiers name it.
+    fn data_array(&mut self, name: &str) -> Result<Arc<DataArray>, String> {
+        if let Some(d) = self.data.get(name) {
+            return Ok(d.clone());
+        }
+        let path = self
+            .raypath
+            .find(name)
+            .ok_or_else(|| format!("data file \"{name}\" not found in the RAYPATH"))?;
+        let d = Arc::new(DataArray::load(&path).map_err(|e| format!("data file {e}"))?);
+        self.data.insert(name.to_string(), d.clone());
+        Ok(d)
+    }
+
+    /// The string arguments of a data modifier from `first`: `N` function names, `N` data
+    /// files, the function file, then one coordinate expression per data dimension. Returns
+    /// the lookup and the index of the first transform argument.
+    fn lookup<const N: usize>(
+        &mut self,
+        p: &Primitive,
+        first: usize,
+    ) -> Result<(DataLookup<N>, usize), String> {
+        let sa = &p.sargs;
+        let file_at = first + 2 * N;
+        if sa.len() <= file_at {
+            return Err(format!(
+                "needs {N} function name(s), {N} data file(s) and a function file, then coordinates"
+            ));
+        }
+        let file = sa[file_at].as_str();
+        self.load(file)?;
+        let mut data = Vec::with_capacity(N);
+        for i in 0..N {
+            data.push(self.data_array(&sa[first + N + i])?);
+        }
+        let nd = data[0].dims();
+        if let Some(d) = data.iter().find(|d| d.dims() != nd) {
+            return Err(format!(
+                "data files differ in dimensions ({nd} and {})",
+                d.dims()
+            ));
+        }
+        if sa.len() < file_at + 1 + nd {
+            return Err(format!(
+                "the data has {nd} dimension(s), so {nd} coordinate expression(s) must follow the function file"
+            ));
+        }
+        let mut coords = Vec::with_capacity(nd);
+        for text in &sa[file_at + 1..file_at + 1 + nd] {
+            coords.push(self.expr(file, text)?);
+        }
+        let mut funcs = Vec::with_capacity(N);
+        let mut arity = [0; N];
+        for (i, name) in sa[first..first + N].iter().enumerate() {
+            let fid = self
+                .cal
+                .function_in(file, name)
+                .ok_or_else(|| format!("function \"{name}\" is not defined"))?;
+            self.cal
+                .check_func(fid)
+                .map_err(|e| format!("function \"{name}\": {e}"))?;
+            arity[i] = self.cal.func_arity(fid);
+            funcs.push(fid);
+        }
+        let lookup = DataLookup {
+            funcs: funcs.try_into().map_err(|_| "function count")?,
+            arity,
+            data: data.try_into().map_err(|_| "data count")?,
+            coords,
+        };
+        Ok((lookup, file_at + 1 + nd))
+    }
+}
+
+/// Roughness below which RADIANCE refuses an anisotropic material.
+const FTINY_ROUGH: f64 = 1e-6;
+
+/// `plastic`, `metal`, `trans` and their anisotropic forms from reals
+/// `r g b spec rough [trans tspec]`.
+fn normal_material(t: PrimType, f: &[f64], aniso: Option<Box<Anisotropy>>) -> Material {
+    let kind = match t {
+        PrimType::Plastic | PrimType::Plastic2 => NormalKind::Plastic,
+        PrimType::Metal | PrimType::Metal2 => NormalKind::Metal,
+        _ => NormalKind::Trans,
+    };
+    let (trans, tspec) = if kind == NormalKind::Trans {
+        (f[5], f[6])
+    } else {
+        (0.0, 0.0)
+    };
+    Material::Normal {
+        kind,
+        color: rgb(f),
+        spec: f[3],
+        rough: f[4],
+        trans,
+        tspec,
+        aniso,
+    }
+}
+
+/// `light`, `glow`, `illum`, `spotlight`.
+fn light_material(p: &Primitive) -> Result<Material, String> {
+    let f = &p.fargs;
+    let kind = match p.ptype {
+        PrimType::Light => LightKind::Light,
+        PrimType::Glow => LightKind::Glow(f[3]),
+        PrimType::Illum => LightKind::Illum(p.mod_refs.first().copied().flatten()),
+        _ => {
+            let aim = DVec3::new(f[4], f[5], f[6]);
+            let flen = aim.length();
+            if f[3] <= 1e-6 || flen == 0.0 {
+                return Err("zero spotlight angle or direction".into());
+            }
+            LightKind::Spot(Spot {
+                size: 2.0 * std::f64::consts::PI * (1.0 - (f[3].to_radians() / 2.0).cos()),
+                aim: aim / flen,
+                flen,
+            })
+        }
+    };
+    Ok(Material::Light {
+        kind,
+        color: rgb(f),
+    })
+}
+
+fn pattern(kind: PatternKind, frame: FuncFrame) -> Modifier {
+    Modifier::Pattern(Box::new(Pattern { kind, frame }))
+}
+
+/// The frame from the transform that starts at string argument `at`, which must run to the end.
+fn frame(p: &Primitive, at: usize, args: Vec<f64>) -> Result<FuncFrame, String> {
+    let mut i = at;
+    let xf = parse_transform(&p.sargs, &mut i, &p.loc).map_err(|e| format!("transform: {e}"))?;
+    if i != p.sargs.len() {
+        return Err(format!(
+            "unexpected string argument \"{}\" after the transform",
+            p.sargs[i]
+        ));
+    }
+    Ok(FuncFrame {
+        inv: inverse(&xf),
+        xf,
+        args,
+    })
+}
+
 /// The inverse of a regular transform.
 fn inverse(xf: &Transform) -> Transform {
     Transform {
@@ -319,7 +655,7 @@ fn inverse(xf: &Transform) -> Transform {
     }
 }
 
-/// What a pattern sees of the ray: RADIANCE's ray variables in the pattern's frame.
+/// What a function sees of the ray: RADIANCE's ray variables in the modifier's frame.
 pub struct PatternRay<'a> {
     vars: [f64; RayVar::COUNT],
     args: &'a [f64],
@@ -334,38 +670,16 @@ impl RayContext for PatternRay<'_> {
     }
 }
 
-/// The surface a pattern is evaluated at.
-pub struct SurfacePoint {
-    /// Ray direction.
-    pub dir: DVec3,
-    /// Hit point.
-    pub point: DVec3,
-    /// Surface normal (unflipped).
-    pub normal: DVec3,
-    /// Distance along the ray.
-    pub t: f64,
-    /// `-dir · normal`.
-    pub rdot: f64,
-}
-
-impl Pattern {
-    /// Evaluates the pattern: returns the colour factor, and adds any normal perturbation (in
-    /// world coordinates) to `pert`.
-    pub fn apply(
-        &self,
-        cal: &CalEnv,
-        st: &mut EvalState,
-        sp: &SurfacePoint,
-        pcol: &mut DVec3,
-        pert: &mut DVec3,
-    ) {
+impl FuncFrame {
+    /// The ray variables of hit `s` as this frame's functions see them.
+    pub fn ray(&self, s: &Surf) -> PatternRay<'_> {
         let inv = &self.inv;
-        let s = inv.scale.abs();
-        let d = inv.m.transform_vector3(sp.dir) / s;
-        let n = inv.m.transform_vector3(sp.normal) / s;
-        let p = inv.m.transform_point3(sp.point);
+        let sc = inv.scale.abs();
+        let d = inv.m.transform_vector3(s.dir) / sc;
+        let n = inv.m.transform_vector3(s.normal) / sc;
+        let p = inv.m.transform_point3(s.point);
         let mut vars = [0.0; RayVar::COUNT];
-        let set = |vars: &mut [f64; RayVar::COUNT], v: RayVar, x: f64| vars[v.index()] = x;
+        let mut set = |v: RayVar, x: f64| vars[v.index()] = x;
         for (k, (dv, nv, pv)) in [
             (RayVar::Dx, RayVar::Nx, RayVar::Px),
             (RayVar::Dy, RayVar::Ny, RayVar::Py),
@@ -374,52 +688,69 @@ impl Pattern {
         .into_iter()
         .enumerate()
         {
-            set(&mut vars, dv, d[k]);
-            set(&mut vars, nv, n[k]);
-            set(&mut vars, pv, p[k]);
+            set(dv, d[k]);
+            set(nv, n[k]);
+            set(pv, p[k]);
         }
         let xs = self.xf.scale.abs();
-        set(&mut vars, RayVar::T, sp.t * s);
-        set(&mut vars, RayVar::Rdot, sp.rdot);
-        set(&mut vars, RayVar::S, xs);
+        set(RayVar::T, s.t * sc);
+        set(RayVar::Rdot, s.rod);
+        set(RayVar::S, xs);
         let tr = self.xf.m.w_axis.truncate();
-        let (ix, iy, iz) = (
-            self.xf.m.x_axis.truncate() / xs,
-            self.xf.m.y_axis.truncate() / xs,
-            self.xf.m.z_axis.truncate() / xs,
-        );
         for (k, v) in [RayVar::Tx, RayVar::Ty, RayVar::Tz].into_iter().enumerate() {
-            set(&mut vars, v, tr[k]);
+            set(v, tr[k]);
         }
         for (axis, names) in [
-            (ix, [RayVar::Ix, RayVar::Iy, RayVar::Iz]),
-            (iy, [RayVar::Jx, RayVar::Jy, RayVar::Jz]),
-            (iz, [RayVar::Kx, RayVar::Ky, RayVar::Kz]),
+            (self.xf.m.x_axis, [RayVar::Ix, RayVar::Iy, RayVar::Iz]),
+            (self.xf.m.y_axis, [RayVar::Jx, RayVar::Jy, RayVar::Jz]),
+            (self.xf.m.z_axis, [RayVar::Kx, RayVar::Ky, RayVar::Kz]),
         ] {
             for k in 0..3 {
-                set(&mut vars, names[k], axis[k]);
+                set(names[k], axis[k] / xs);
             }
         }
-        let ctx = PatternRay {
+        PatternRay {
             vars,
             args: &self.args,
+        }
+    }
+
+    /// A perturbation computed in this frame, in world coordinates.
+    fn to_world(&self, v: DVec3) -> DVec3 {
+        self.xf.m.transform_vector3(v) / self.xf.scale.abs()
+    }
+}
+
+impl Pattern {
+    /// Evaluates the pattern at hit `s`: multiplies `pcol` by its colour factor and adds any
+    /// normal perturbation (in world coordinates) to `pert`.
+    pub fn apply(
+        &self,
+        cal: &CalEnv,
+        st: &mut EvalState,
+        s: &Surf,
+        pcol: &mut DVec3,
+        pert: &mut DVec3,
+    ) {
+        let ray = self.frame.ray(s);
+        let e3 = |es: &[ExprId; 3], st: &mut EvalState| {
+            DVec3::from(std::array::from_fn::<f64, 3, _>(|k| {
+                cal.eval_expr(es[k], st, &ray)
+            }))
         };
         match &self.kind {
-            PatternKind::Bright(e) => *pcol *= cal.eval_expr(*e, st, &ctx),
-            PatternKind::Color(es) => {
-                *pcol *= DVec3::new(
-                    cal.eval_expr(es[0], st, &ctx),
-                    cal.eval_expr(es[1], st, &ctx),
-                    cal.eval_expr(es[2], st, &ctx),
-                )
-            }
-            PatternKind::Texture(es) => {
-                let v = DVec3::new(
-                    cal.eval_expr(es[0], st, &ctx),
-                    cal.eval_expr(es[1], st, &ctx),
-                    cal.eval_expr(es[2], st, &ctx),
-                );
-                *pert += self.xf.m.transform_vector3(v) / xs;
+            PatternKind::Bright(e) => *pcol *= cal.eval_expr(*e, st, &ray),
+            PatternKind::Color(es) => *pcol *= e3(es, st),
+            PatternKind::Texture(es) => *pert += self.frame.to_world(e3(es, st)),
+            PatternKind::BrightData(d) => *pcol *= d.eval(cal, st, &ray)[0],
+            PatternKind::ColorData(d) => *pcol *= DVec3::from(d.eval(cal, st, &ray)),
+            PatternKind::TexData(d) => {
+                let v = d.values(cal, st, &ray);
+                // Each function sees all three interpolated values.
+                let disp = DVec3::from(std::array::from_fn::<f64, 3, _>(|k| {
+                    cal.call(d.funcs[k], &v, st, &ray)
+                }));
+                *pert += self.frame.to_world(disp);
             }
         }
     }

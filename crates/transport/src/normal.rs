@@ -3,7 +3,7 @@
 //! transmission, Fresnel approximation for smooth surfaces, the specular threshold (`-st`) that
 //! folds weak rough specular into the ambient value, and specular sampling (`-ss`).
 
-use crate::material::{Material, NormalKind};
+use crate::material::{Anisotropy, Material, NormalKind};
 use crate::trace::{perturbed, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
@@ -16,9 +16,10 @@ const FRESTHRESH: f64 = 0.017999;
 /// Most attempts at a specular sample direction.
 const MAXITER: u32 = 10;
 
-/// RADIANCE's Fresnel estimate for a smooth surface at cosine `ci`.
+/// RADIANCE's Fresnel estimate for a smooth surface at cosine `ci`. The offset is the one
+/// RADIANCE 6.0a uses (its later sources change it slightly; parity is with 6.0a, measured).
 fn fresne(ci: f64) -> f64 {
-    (-5.85 * ci).exp() - 0.002_879_899_16
+    (-5.85 * ci).exp() - 0.002_029_430_64
 }
 
 /// The shading data of one hit, as the direct calculation needs it.
@@ -41,6 +42,21 @@ pub(crate) struct NormData {
     pub tran: bool,
     pub rblt: bool,
     pub tblt: bool,
+    /// Orientation of an anisotropic material.
+    pub aniso: Option<AnisoFrame>,
+}
+
+/// The surface frame of an anisotropic material at one hit.
+#[derive(Clone, Copy)]
+pub(crate) struct AnisoFrame {
+    /// Unit u direction in the surface plane.
+    pub u: DVec3,
+    /// Unit v direction (`pnorm × u`).
+    pub v: DVec3,
+    /// Roughness along u.
+    pub au: f64,
+    /// Roughness along v.
+    pub av: f64,
 }
 
 impl NormData {
@@ -69,18 +85,28 @@ impl NormData {
             out += self.mcolor * (-ldot * omega * ltdiff / PI);
         }
         if ldot > FTINY && self.refl && !self.pure {
-            let mut a2 = self.alpha2;
-            if self.flat {
-                a2 += (1.0 - dj) * omega * (0.25 / PI);
-            }
-            let h = ldir - self.dir;
-            let d2 = h.dot(self.pnorm).powi(2);
-            let d3 = h.length_squared();
-            let d4 = (d3 - d2) / d2;
-            let v = (-d4 / a2).exp() * d3 / (PI * d2 * d2 * a2);
-            if v > FTINY {
+            let src = if self.flat {
+                (1.0 - dj) * omega * (0.25 / PI)
+            } else {
+                0.0
+            };
+            if let Some(af) = &self.aniso {
+                let v = af.reflection(ldir - self.dir, self.pnorm, src);
                 out += self.scolor * (v * ldot * omega);
+            } else {
+                let a2 = self.alpha2 + src;
+                let h = ldir - self.dir;
+                let d2 = h.dot(self.pnorm).powi(2);
+                let d3 = h.length_squared();
+                let d4 = (d3 - d2) / d2;
+                let v = (-d4 / a2).exp() * d3 / (PI * d2 * d2 * a2);
+                if v > FTINY {
+                    out += self.scolor * (v * ldot * omega);
+                }
             }
+        }
+        if let Some(af) = &self.aniso {
+            return out + self.aniso_transmission(af, ldot, ldir, omega);
         }
         if ldot < -FTINY && self.tran && !self.pure {
             let a2 = self.alpha2 + omega / PI;
@@ -90,6 +116,47 @@ impl NormData {
             }
         }
         out
+    }
+
+    /// Specular transmission of an anisotropic material towards a source (Ward's anisotropic
+    /// Gaussian about the transmitted direction, widened by the source's size).
+    fn aniso_transmission(&self, af: &AnisoFrame, ldot: f64, ldir: DVec3, omega: f64) -> DVec3 {
+        if ldot >= -FTINY || !self.tran {
+            return DVec3::ZERO;
+        }
+        let (au2, av2) = (af.au * af.au + omega / PI, af.av * af.av + omega / PI);
+        let h = ldir - self.prdir;
+        let hh = h.length_squared();
+        let mut sin2 = hh;
+        if hh > FTINY * FTINY {
+            sin2 = 1.0 - h.dot(self.pnorm).powi(2) / hh;
+        }
+        let mut g = 1.0;
+        if sin2 > FTINY * FTINY {
+            g = (-(h.dot(af.u).powi(2) / au2 + h.dot(af.v).powi(2) / av2) / sin2).exp();
+        }
+        g *= (-ldot / (self.pdot * au2 * av2)).sqrt() / PI;
+        if g > FTINY {
+            self.mcolor * (g * self.tspec * omega)
+        } else {
+            DVec3::ZERO
+        }
+    }
+}
+
+impl AnisoFrame {
+    /// Ward's anisotropic Gaussian reflection for half vector `h` (unnormalised), with `src`
+    /// added to both squared roughnesses for the source's size.
+    fn reflection(&self, h: DVec3, pnorm: DVec3, src: f64) -> f64 {
+        let (au2, av2) = (self.au * self.au + src, self.av * self.av + src);
+        let hn2 = h.dot(pnorm).powi(2);
+        let e = (h.dot(self.u).powi(2) / au2 + h.dot(self.v).powi(2) / av2) / hn2;
+        let v = (-e).exp() * h.length_squared() / (PI * hn2 * hn2 * (au2 * av2).sqrt());
+        if v > FTINY {
+            v
+        } else {
+            0.0
+        }
     }
 }
 
@@ -111,11 +178,13 @@ impl Renderer {
             rough,
             trans,
             tspec,
+            ref aniso,
         } = *mat
         else {
             return DVec3::ZERO;
         };
-        if r.is_shadow() && kind != NormalKind::Trans {
+        // Anisotropic materials, even trans2, stop shadow rays (as RADIANCE's m_aniso does).
+        if r.is_shadow() && (kind != NormalKind::Trans || aniso.is_some()) {
             return DVec3::ZERO;
         }
         let mut s = *s;
@@ -130,7 +199,7 @@ impl Renderer {
         }
         let hastexture = pert.length_squared() > FTINY * FTINY;
         let alpha2 = rough * rough;
-        let pure = alpha2 <= FTINY;
+        let pure = alpha2 <= FTINY && aniso.is_none();
         let (pnorm, mut pdot) = perturbed(&s, pert);
         let flat = !hastexture && s.flat;
         if pdot < 0.001 {
@@ -162,7 +231,11 @@ impl Renderer {
             tran: false,
             rblt: false,
             tblt: false,
+            aniso: None,
         };
+        if let Some(a) = aniso {
+            nd.aniso = Some(self.aniso_frame(a, &s, pnorm, rough, ctx));
+        }
         let st = self.opts.st;
         if kind == NormalKind::Trans {
             nd.trans = trans * (1.0 - rspec);
@@ -240,7 +313,38 @@ impl Renderer {
         col
     }
 
-    /// Samples the rough specular lobes (RADIANCE's `gaussamp`).
+    /// The u and v directions of an anisotropic material at this hit. A u direction along
+    /// the normal leaves no orientation: any tangent serves, with the mean roughness.
+    fn aniso_frame(
+        &self,
+        a: &Anisotropy,
+        s: &Surf,
+        pnorm: DVec3,
+        urough: f64,
+        ctx: &mut Ctx,
+    ) -> AnisoFrame {
+        let u = a.u(&self.mods.cal, &mut ctx.eval, s);
+        let v = pnorm.cross(u);
+        if v.length_squared() > 0.0 {
+            let v = v.normalize();
+            return AnisoFrame {
+                u: v.cross(pnorm),
+                v,
+                au: urough,
+                av: a.vrough,
+            };
+        }
+        let u = pnorm.any_orthonormal_vector();
+        let mean = (0.5 * (urough * urough + a.vrough * a.vrough)).sqrt();
+        AnisoFrame {
+            u,
+            v: pnorm.cross(u),
+            au: mean,
+            av: mean,
+        }
+    }
+
+    /// Samples the rough specular lobes (RADIANCE's `gaussamp` and `agaussamp`).
     fn gaussamp(&self, r: &RayState, s: &Surf, nd: &NormData, ctx: &mut Ctx) -> DVec3 {
         let do_refl = nd.refl && !nd.rblt;
         let do_tran = nd.tran && !nd.tblt;
@@ -248,8 +352,14 @@ impl Renderer {
             return DVec3::ZERO;
         }
         let mut col = DVec3::ZERO;
-        let u = nd.pnorm.any_orthonormal_vector();
-        let v = nd.pnorm.cross(u);
+        let (u, v, au, av) = match nd.aniso {
+            Some(f) => (f.u, f.v, f.au, f.av),
+            None => {
+                let u = nd.pnorm.any_orthonormal_vector();
+                let a = nd.alpha2.sqrt();
+                (u, nd.pnorm.cross(u), a, a)
+            }
+        };
         let ss = self.opts.ss;
         let lw = self.opts.lw;
         let targets = |rweight: f64, srweight: f64| -> u32 {
@@ -262,8 +372,12 @@ impl Renderer {
             }
             n.max(1)
         };
+        // A direction in the (possibly elliptical) Gaussian lobe: offset d along (cp, sp).
         let lobe = |rng: &mut rand_pcg::Pcg64Mcg| -> (f64, f64, f64) {
             let phi = 2.0 * PI * rng.random::<f64>();
+            let (cp, sp) = (phi.cos() * au, phi.sin() * av);
+            let norm = 1.0 / cp.hypot(sp);
+            let (cp, sp) = (cp * norm, sp * norm);
             let mut r1 = rng.random::<f64>();
             if (0.0..1.0).contains(&ss) {
                 r1 = 1.0 - ss * r1;
@@ -271,9 +385,9 @@ impl Renderer {
             let d = if r1 <= FTINY {
                 1.0
             } else {
-                (nd.alpha2 * -r1.ln()).sqrt()
+                (-r1.ln() / ((cp / au).powi(2) + (sp / av).powi(2))).sqrt()
             };
-            (d, phi.cos(), phi.sin())
+            (d, cp, sp)
         };
         if do_refl {
             if let Some((mut sr, mut c)) = self.spawn(r, s, RSPECULAR, Some(nd.scolor), ctx) {

@@ -1,11 +1,15 @@
 //! Following a ray: intersection, the hit surface's modifiers, and the materials that are not
 //! RADIANCE's "normal" ones (`glass`, `dielectric`, `mirror`, the emitters, `antimatter`).
 
-use crate::material::{LightKind, Material, SurfacePoint};
+use crate::material::{LightKind, Material, Mixture, Modifier};
 use crate::{Ctx, Renderer, ShapeMod};
 use daylit_geometry::{Ray, FTINY};
+use daylit_scene::PrimId;
 use glam::DVec3;
 use rand::Rng;
+
+/// Longest modifier chain followed (guards against a cycle).
+const MAX_CHAIN: usize = 1000;
 
 /// RADIANCE's "huge" distance: what a ray that hits nothing travels.
 pub const FHUGE: f64 = 1e10;
@@ -219,18 +223,18 @@ impl Renderer {
                     flat: sm.flat,
                     dir: r.dir,
                 };
-                Radiance {
-                    value: self.shade(r, &s, sm, ctx),
-                    dist: h.t,
-                }
+                ctx.medium = None;
+                let value = self.shade(r, &s, sm, ctx);
+                Radiance { value, dist: h.t }
             }
             None => Radiance {
                 value: self.source_hit(r, ctx),
                 dist: FHUGE,
             },
         };
-        if r.cext.max_element() > 0.0 {
-            let e = r.cext * out.dist;
+        let cext = ctx.medium.take().unwrap_or(r.cext);
+        if cext.max_element() > 0.0 {
+            let e = cext * out.dist;
             out.value *= DVec3::new(ext(e.x), ext(e.y), ext(e.z));
         }
         out
@@ -285,13 +289,119 @@ impl Renderer {
 
     /// Shades a hit with its modifiers (RADIANCE's `rayshade`).
     pub(crate) fn shade(&self, r: &RayState, s: &Surf, sm: ShapeMod, ctx: &mut Ctx) -> DVec3 {
+        let mut pcol = DVec3::ONE;
+        let mut pert = DVec3::ZERO;
+        if let Some(first) = sm.mixed {
+            return self
+                .shade_chain(r, s, Some(first), &mut pcol, &mut pert, ctx)
+                .unwrap_or(DVec3::ZERO);
+        }
         let Some(mat_id) = sm.material else {
             return DVec3::ZERO;
         };
+        let (a, b) = sm.pats;
+        for &p in &self.pattern_pool[a as usize..b as usize] {
+            self.pattern(p)
+                .apply(&self.mods.cal, &mut ctx.eval, s, &mut pcol, &mut pert);
+        }
+        self.shade_material(r, s, mat_id, pcol, pert, ctx)
+    }
+
+    /// Follows a modifier chain that holds mixtures, from `m`: patterns change `pcol` and
+    /// `pert`, mixtures blend their two sides, and the first material shades the hit. `None`
+    /// when the chain ends without a material.
+    fn shade_chain(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        mut m: Option<PrimId>,
+        pcol: &mut DVec3,
+        pert: &mut DVec3,
+        ctx: &mut Ctx,
+    ) -> Option<DVec3> {
+        for _ in 0..MAX_CHAIN {
+            let id = m?;
+            match &self.mods.table[id as usize] {
+                Some(Modifier::Pattern(p)) => p.apply(&self.mods.cal, &mut ctx.eval, s, pcol, pert),
+                Some(Modifier::Mixture(mx)) => {
+                    if self.irradiance_hack(r) {
+                        return Some(self.lambertian(r, s, ctx));
+                    }
+                    if let Some(v) = self.mixture(r, s, mx, pcol, pert, ctx) {
+                        return Some(v);
+                    }
+                }
+                Some(Modifier::Material(_)) => {
+                    // The material's own modifiers are its textures.
+                    let textures = self.scene.prim(id).modifier;
+                    let _ = self.shade_chain(r, s, textures, pcol, pert, ctx);
+                    return Some(self.shade_material(r, s, id, *pcol, *pert, ctx));
+                }
+                None => return None,
+            }
+            m = self.scene.prim(id).modifier;
+        }
+        None
+    }
+
+    /// A mixture (RADIANCE's `raymixture`): both sides shaded with their share of the ray's
+    /// weight; a side without a material lets its share through.
+    fn mixture(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        mx: &Mixture,
+        pcol: &mut DVec3,
+        pert: &mut DVec3,
+        ctx: &mut Ctx,
+    ) -> Option<DVec3> {
+        let coef = mx.coefficient(&self.mods.cal, &mut ctx.eval, s);
+        let side = |m: Option<PrimId>, w: f64, ctx: &mut Ctx| {
+            let (mut pc, mut pt) = (*pcol, *pert);
+            let mut rr = *r;
+            rr.weight *= w;
+            let v = if w > FTINY {
+                self.shade_chain(&rr, s, m, &mut pc, &mut pt, ctx)
+            } else {
+                None
+            };
+            (v, pc, pt, rr)
+        };
+        let (mut fv, fpc, fpt, fr) = side(mx.fore, coef, ctx);
+        let (mut bv, bpc, bpt, br) = side(mx.back, 1.0 - coef, ctx);
+        match (fv.is_some(), bv.is_some()) {
+            (false, true) if coef > FTINY => fv = Some(self.raytrans(&fr, s, ctx)),
+            (true, false) if coef < 1.0 - FTINY => bv = Some(self.raytrans(&br, s, ctx)),
+            _ => {}
+        }
+        *pert = fpt * coef + bpt * (1.0 - coef);
+        *pcol = fpc * coef + bpc * (1.0 - coef);
+        if fv.is_none() && bv.is_none() {
+            return None;
+        }
+        Some(fv.unwrap_or(DVec3::ZERO) * coef + bv.unwrap_or(DVec3::ZERO) * (1.0 - coef))
+    }
+
+    /// Is this a ray the `-i` option turns surfaces white for (primary, or seen through
+    /// transparent surfaces)?
+    fn irradiance_hack(&self, r: &RayState) -> bool {
+        self.opts.irradiance && r.crtype & !(PRIMARY | TRANS) == 0
+    }
+
+    /// Shades a hit with material `mat_id`, after its patterns.
+    fn shade_material(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        mat_id: PrimId,
+        pcol: DVec3,
+        pert: DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         let mat = self.mods.material(mat_id);
         // The -i irradiance hack: opaque, non-emitting surfaces seen by primary rays become
         // white Lambertian.
-        if self.opts.irradiance && r.crtype & !(PRIMARY | TRANS) == 0 {
+        if self.irradiance_hack(r) {
             match mat {
                 Material::Light { .. } => {}
                 Material::Glass { .. } | Material::Dielectric { .. } => {
@@ -299,22 +409,6 @@ impl Renderer {
                 }
                 Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
                 _ => return self.lambertian(r, s, ctx),
-            }
-        }
-        let mut pcol = DVec3::ONE;
-        let mut pert = DVec3::ZERO;
-        let (a, b) = sm.pats;
-        if a < b {
-            let sp = SurfacePoint {
-                dir: r.dir,
-                point: s.point,
-                normal: s.normal,
-                t: s.t,
-                rdot: s.rod,
-            };
-            for &p in &self.pattern_pool[a as usize..b as usize] {
-                self.pattern(p)
-                    .apply(&self.mods.cal, &mut ctx.eval, &sp, &mut pcol, &mut pert);
             }
         }
         match mat {
@@ -325,8 +419,8 @@ impl Renderer {
             Material::Dielectric {
                 color,
                 rindex,
-                hartmann,
-            } => self.shade_dielectric(r, s, *color, rindex + hartmann / 550.0, pcol, pert, ctx),
+                front,
+            } => self.shade_dielectric(r, s, (*color, *rindex), *front, pcol, pert, ctx),
             Material::Mirror { color, alternate } => {
                 self.shade_mirror(r, s, *color, *alternate, pcol, ctx)
             }
@@ -352,6 +446,7 @@ impl Renderer {
             rough: 0.0,
             trans: 0.0,
             tspec: 0.0,
+            aniso: None,
         };
         self.shade_normal(r, s, &white, DVec3::ONE, DVec3::ZERO, ctx)
     }
@@ -363,6 +458,7 @@ impl Renderer {
             material: self.mods.resolve(&self.scene, Some(m), &mut Vec::new()),
             pats: (0, 0),
             flat: s.flat,
+            mixed: self.mods.has_mixture(&self.scene, Some(m)).then_some(m),
         }
     }
 
@@ -513,12 +609,15 @@ impl Renderer {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// `dielectric` and `interface`: `inside` is the medium behind the surface (transmission
+    /// per metre, index), `front` the one in front (`None`: clear air).
+    #[allow(clippy::too_many_arguments)]
     fn shade_dielectric(
         &self,
         r: &RayState,
         s: &Surf,
-        color: DVec3,
-        n: f64,
+        inside: (DVec3, f64),
+        front: Option<(DVec3, f64)>,
         pcol: DVec3,
         pert: DVec3,
         ctx: &mut Ctx,
@@ -536,17 +635,27 @@ impl Renderer {
             };
             DVec3::new(l(c.x), l(c.y), l(c.z))
         };
-        let mut nratio = n;
-        let cext_out;
+        let (front_cext, front_n) = match front {
+            Some((c, n)) => (absorb(c * pcol), n),
+            None => (DVec3::ZERO, 1.0),
+        };
+        let mut nratio = inside.1 / front_n;
+        // The extinctions of the medium the ray came through and of the one the refracted
+        // ray enters (a dielectric leaves the ray's own medium alone when hit from outside).
+        let (cext_in, cext_out);
         if cos1 < 0.0 {
-            // Leaving the medium: back to the outside's extinction.
             cos1 = -cos1;
             dnorm = -dnorm;
-            cext_out = DVec3::ZERO;
+            (cext_in, cext_out) = (absorb(inside.0 * pcol), front_cext);
         } else {
             nratio = 1.0 / nratio;
-            cext_out = absorb(color * pcol);
+            let came = if front.is_some() { front_cext } else { r.cext };
+            (cext_in, cext_out) = (came, absorb(inside.0 * pcol));
         }
+        let r = &RayState {
+            cext: cext_in,
+            ..*r
+        };
         let mut col = DVec3::ZERO;
         let d2 = 1.0 - nratio * nratio * (1.0 - cos1 * cos1);
         let refl = if d2 < FTINY {
@@ -571,6 +680,7 @@ impl Renderer {
                 col += self.trace(&p, ctx).value * c;
             }
         }
+        ctx.medium = Some(cext_in);
         col
     }
 
