@@ -4,11 +4,14 @@
 mod bench;
 mod check;
 mod compare;
+mod gendaymtx;
 mod getinfo;
 mod oconv;
 mod output;
 mod rpict;
 mod rtrace;
+mod sampling;
+mod sky;
 mod vwrays;
 
 use clap::{Parser, Subcommand};
@@ -76,6 +79,16 @@ enum Cmd {
     Render(rpict::RenderArgs),
     /// The ray of every pixel of a view or picture, as RADIANCE's vwrays writes them.
     Vwrays(vwrays::Args),
+    /// RADIANCE's gensky: CIE skies and sun as scene text (gensky's own arguments).
+    #[command(disable_help_flag = true)]
+    Gensky(sky::GenskyArgs),
+    /// RADIANCE's gendaylit: the Perez all-weather sky and sun as scene text.
+    #[command(disable_help_flag = true)]
+    Gendaylit(sky::GendaylitArgs),
+    /// RADIANCE's gendaymtx: sky matrices (Tregenza/Reinhart patches × hours) from an EPW,
+    /// WEA or TMY3 weather file.
+    #[command(disable_help_flag = true)]
+    Gendaymtx(gendaymtx::Args),
     /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
     Compare(compare::Args),
 }
@@ -97,6 +110,9 @@ fn main() -> ExitCode {
             Cmd::BenchRays(a) => bench::run(&a),
             Cmd::Compare(a) => compare::run(&a),
             Cmd::Vwrays(a) => vwrays::run(&a),
+            Cmd::Gensky(a) => sky::run_gensky(&a),
+            Cmd::Gendaylit(a) => sky::run_gendaylit(&a),
+            Cmd::Gendaymtx(a) => gendaymtx::run(&a),
             Cmd::Rtrace(a) => rtrace::run(&a),
             Cmd::Rpict(a) => rpict::run(&a),
             Cmd::Render(a) => rpict::run_render(&a),
@@ -117,6 +133,9 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "oconv" => oconv::run_radiance(args),
         "getinfo" => getinfo::run_radiance(args),
         "vwrays" => vwrays::run_radiance(args),
+        "gensky" => sky::gensky_radiance(args),
+        "gendaylit" => sky::gendaylit_radiance(args),
+        "gendaymtx" => gendaymtx::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),
         "rpict" => rpict::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),

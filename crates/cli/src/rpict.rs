@@ -10,8 +10,7 @@ use daylit_image::{HdrImage, View};
 use daylit_scene::{load_scene, LoadOptions};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
-use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
+use rand::Rng;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,14 +44,16 @@ struct Request {
     yres: usize,
     aspect: f64,
     jitter: f64,
+    /// Pixel sample spacing (`-ps`; 1 traces every pixel).
+    ps: usize,
+    /// Pixel sample tolerance (`-pt`).
+    pt: f64,
     render: Options,
     scene: Vec<PathBuf>,
 }
 
-/// Picture options that change nothing in daylit (every pixel is traced; no adaptive sampling).
+/// Picture options that change nothing in daylit.
 const IGNORED: &[(&str, usize)] = &[
-    ("-ps", 1),
-    ("-pt", 1),
     ("-pm", 1),
     ("-pd", 1),
     ("-t", 1),
@@ -72,6 +73,9 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
         yres: 512,
         aspect: 1.0,
         jitter: 0.67,
+        // rpict samples every 4th pixel by default; `daylit render` traces every pixel.
+        ps: if prog == "render" { 1 } else { 4 },
+        pt: 0.05,
         render,
         scene: vec![],
     };
@@ -116,6 +120,14 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
             }
             "-pj" => {
                 r.jitter = num(1)?.clamp(0.0, 1.0);
+                take = 1;
+            }
+            "-ps" => {
+                r.ps = num(1)?.clamp(1.0, 1024.0) as usize;
+                take = 1;
+            }
+            "-pt" => {
+                r.pt = num(1)?.max(0.0);
                 take = 1;
             }
             "-w" | "-w+" | "-w-" => {}
@@ -180,37 +192,26 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
         b
     });
     let jitter = req.jitter;
-    let rows: Vec<Vec<[f32; 3]>> = (0..yres)
-        .into_par_iter()
-        .map(|row| {
-            let mut ctx = renderer.ctx(0);
-            let line = (0..xres)
-                .map(|col| {
-                    let index = (row * xres + col) as u64;
-                    renderer.reseed(&mut ctx, index);
-                    let (mut jx, mut jy) = (0.5, 0.5);
-                    if jitter > 0.0 {
-                        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(index ^ 0x005e_ed0f_91c7);
-                        jx += jitter * (rng.random::<f64>() - 0.5);
-                        jy += jitter * (rng.random::<f64>() - 0.5);
-                    }
-                    let x = (col as f64 + jx) / xres as f64;
-                    let y = 1.0 - (row as f64 + jy) / yres as f64;
-                    match frame.ray(x, y) {
-                        Some(ray) => {
-                            let v: DVec3 = renderer.radiance(ray.origin, ray.dir, &mut ctx).value;
-                            [v.x as f32, v.y as f32, v.z as f32]
-                        }
-                        None => [0.0; 3],
-                    }
-                })
-                .collect();
-            if let Some(b) = &bar {
-                b.inc(1);
+    let trace = |col: usize, row: usize| -> crate::sampling::Sample {
+        let index = (row * xres + col) as u64;
+        let mut ctx = renderer.ctx(index);
+        let (mut jx, mut jy) = (0.5, 0.5);
+        if jitter > 0.0 {
+            jx += jitter * (ctx.rng.random::<f64>() - 0.5);
+            jy += jitter * (ctx.rng.random::<f64>() - 0.5);
+        }
+        let x = (col as f64 + jx) / xres as f64;
+        let y = 1.0 - (row as f64 + jy) / yres as f64;
+        match frame.ray(x, y) {
+            Some(ray) => {
+                let r = renderer.radiance(ray.origin, ray.dir, &mut ctx);
+                let v: DVec3 = r.value;
+                ([v.x as f32, v.y as f32, v.z as f32], r.dist)
             }
-            line
-        })
-        .collect();
+            None => ([0.0; 3], 0.0),
+        }
+    };
+    let pixels = crate::sampling::fill(xres, yres, req.ps, req.pt, trace, bar.as_ref());
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -225,10 +226,8 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
     if req.aspect > 0.0 && (req.aspect - 1.0).abs() > 1e-9 {
         img.header.push(format!("PIXASPECT= {}", req.aspect));
     }
-    for (r, line) in rows.into_iter().enumerate() {
-        for (c, p) in line.into_iter().enumerate() {
-            img.set(c, r, p);
-        }
+    for (k, p) in pixels.into_iter().enumerate() {
+        img.set(k % xres, k / xres, p);
     }
     Ok(img)
 }

@@ -1,5 +1,6 @@
 //! Reads scene inputs (RADIANCE text, OBJ meshes, binary scene files) into a [`Scene`],
-//! expanding inline commands: `xform` and `genbox` natively, anything else only when allowed.
+//! expanding inline commands: `xform`, `genbox`, `gensky` and `gendaylit` natively, anything
+//! else only when allowed.
 
 use crate::archive;
 use crate::error::{Loc, Result, SceneError};
@@ -246,7 +247,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             .iter()
             .enumerate()
             .all(|(i, s)| match s.first().map(|w| program_name(w)) {
-                Some("genbox") => i == 0,
+                Some("genbox" | "gensky" | "gendaylit") => i == 0,
                 Some("xform") => true,
                 _ => false,
             })
@@ -256,6 +257,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
         for s in stages {
             let prims = match program_name(&s[0]) {
                 "genbox" => genbox(&s[1..], &cmd.loc)?,
+                prog @ ("gensky" | "gendaylit") => sky(opts, prog, &s[1..], &cmd.loc, cwd, depth)?,
                 _ => xform(opts, &s[1..], data.take(), &cmd.loc, cwd, depth)?,
             };
             data = Some(prims);
@@ -263,15 +265,10 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
         return Ok(data.unwrap_or_default());
     }
     if !opts.allow_commands {
-        let prog = text.split_whitespace().next().unwrap_or("");
-        let hint = match program_name(prog) {
-            "gensky" | "gendaylit" => " (native gensky/gendaylit arrive with the sky models)",
-            _ => "",
-        };
         return Err(SceneError::at(
             &cmd.loc,
             format!(
-                "inline command \"{text}\" is not built into daylit{hint}; pass --allow-commands to run it with the shell (only for scenes you trust: a scene file can run any program this way)"
+                "inline command \"{text}\" is not built into daylit; pass --allow-commands to run it with the shell (only for scenes you trust: a scene file can run any program this way)"
             ),
         ));
     }
@@ -293,6 +290,30 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
         ));
     }
     expand(opts, &out.stdout, format!("!{text}").into(), cwd, depth)
+}
+
+/// Native `gensky` and `gendaylit`: the sky text daylit-sky writes, read as scene text. Bad
+/// arguments are errors located at the command.
+fn sky(
+    opts: &LoadOptions,
+    prog: &str,
+    args: &[String],
+    loc: &Loc,
+    cwd: &Path,
+    depth: usize,
+) -> Result<Vec<RawPrim>> {
+    let text = if prog == "gensky" {
+        daylit_sky::gensky::gensky_text(args)
+            .map(|o| o.text)
+            .map_err(|e| e.to_string())
+    } else {
+        daylit_sky::gendaylit::gendaylit_text(args)
+            .map(|o| o.text)
+            .map_err(|e| e.to_string())
+    }
+    .map_err(|e| SceneError::at(loc, format!("{prog}: {e}")))?;
+    let source = format!("!{prog} {}", args.join(" "));
+    expand(opts, text.as_bytes(), source.into(), cwd, depth + 1)
 }
 
 /// Native `xform`: options, arrays, argument files and transforms as RADIANCE's xform reads them.
