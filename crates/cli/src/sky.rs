@@ -8,7 +8,9 @@ use std::process::ExitCode;
 pub struct GenskyArgs {
     /// `month day hour [options]`, `-ang altitude azimuth [options]` or `-defaults`; options
     /// `+s -s +i -i -c -u -g refl -b rad -B irrad -r rad -R irrad -t turb -a lat -o lon -m mer
-    /// -y year`. Longitudes and meridians are degrees WEST; `+hour` is solar time.
+    /// -y year`, and daylit's `-spa` (with `-y`: the sun by NREL's SPA, to 0.01°, instead of
+    /// RADIANCE's own formulas). Longitudes and meridians are degrees WEST; `+hour` is solar
+    /// time.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
     args: Vec<String>,
 }

@@ -40,6 +40,9 @@ pub enum GenskyError {
     /// A word where an option was expected.
     #[error("bad option `{0}`: expected an option starting with - or +")]
     BadOption(String),
+    /// `-spa` (daylit's precise sun) asked for without what it needs.
+    #[error("-spa: {0}")]
+    Spa(&'static str),
     /// The hour is not `H`, `H.h`, `H:MM`, `+H` (solar time) or `H`+time zone.
     #[error(
         "bad time format `{0}`: expected an hour like 14, 14.5, 14:30, +12 (solar time) or 14EST"
@@ -128,6 +131,8 @@ pub struct GenskyOptions {
     pub ground_reflectance: f64,
     /// Site (`-a`, `-o`, `-m`, or a time-zone suffix on the hour).
     pub site: Site,
+    /// daylit's `-spa`: the sun by NREL's SPA (needs `-y`) instead of RADIANCE's formulas.
+    pub precise: bool,
     /// Whether the hour carried a time-zone name (then `-m` is ignored).
     pub zone_given: bool,
     /// The words as given, for the header line.
@@ -289,6 +294,7 @@ pub fn parse_args(args: &[String]) -> Result<GenskyOptions, GenskyError> {
         turbidity: 2.45,
         ground_reflectance: 0.2,
         site,
+        precise: false,
         zone_given,
         args: args.to_vec(),
     };
@@ -307,6 +313,11 @@ pub fn parse_args(args: &[String]) -> Result<GenskyOptions, GenskyError> {
                 .ok_or_else(|| GenskyError::MissingValue(word.to_string()))?;
             number(w, what)
         };
+        if word == "-spa" {
+            o.precise = true;
+            i += 1;
+            continue;
+        }
         match word.as_bytes().get(1) {
             Some(b's') => (o.sky, o.sun) = (SkyType::Clear, plus),
             Some(b'i') => (o.sky, o.sun) = (SkyType::Intermediate, plus),
@@ -427,6 +438,22 @@ fn sun_position(o: &GenskyOptions) -> Result<(SunPosition, Vec<String>), GenskyE
         } => (month, day, hour, kind, year),
     };
     let sun = match year {
+        Some(year) if o.precise => {
+            if kind == TimeKind::Solar {
+                return Err(GenskyError::Spa(
+                    "give the hour in standard time, not solar time",
+                ));
+            }
+            // Sea level, geometric position; ΔT of the 2020s.
+            let t = solar::CivilTime {
+                year,
+                month,
+                day,
+                hour,
+            };
+            solar::precise_sun(&o.site, 0.0, t, 69.0, None)?
+        }
+        _ if o.precise => return Err(GenskyError::Spa("give the year with -y")),
         Some(y) => solar::michalsky_sun(&o.site, y, month, day, hour, kind)?,
         None => solar::radiance_sun(&o.site, month, day, hour, kind)?,
     };

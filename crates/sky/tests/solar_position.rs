@@ -168,3 +168,47 @@ fn solar_radiance_algorithms_track_the_precise_sun() {
         }
     }
 }
+
+#[test]
+fn gensky_spa_option_places_the_sun_by_spa() {
+    // Golden, Colorado (the SPA paper's site) at 2003-10-17 12:30 MST: SPA's geometric
+    // position at sea level, and gensky -spa must print the same altitude and azimuth.
+    let args: Vec<String> = "10 17 12.5 -a 39.742476 -o 105.1786 -m 105 -y 2003 -spa"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let site = Site {
+        latitude: 39.742476,
+        longitude: 105.1786,
+        meridian: 105.0,
+    };
+    let t = CivilTime {
+        year: 2003,
+        month: 10,
+        day: 17,
+        hour: 12.5,
+    };
+    let want = solar::precise_sun(&site, 0.0, t, 69.0, None).unwrap();
+    let out = daylit_sky::gensky::gensky_text(&args).unwrap();
+    let got = numbers_after(&out.text, "# Solar altitude and azimuth:").unwrap();
+    assert!(
+        (got[0] - want.altitude.to_degrees()).abs() < 0.051,
+        "{got:?}"
+    );
+    assert!(
+        (got[1] - want.azimuth.to_degrees()).abs() < 0.051,
+        "{got:?}"
+    );
+    // About 40° altitude: far from RADIANCE's own formula's answer only by its ~0.5° error.
+    assert!((got[0] - 39.9).abs() < 1.0, "{got:?}");
+    // Without a year there is no date for SPA: a clear error.
+    let err = daylit_sky::gensky::gensky_text(
+        &args[..args.len() - 3]
+            .iter()
+            .cloned()
+            .chain(["-spa".to_string()])
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("-y"), "{err}");
+}
