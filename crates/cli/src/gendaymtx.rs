@@ -76,7 +76,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         out.flush()
     };
     match &req.output {
-        Some(path) => write_file_atomic(path, write)?,
+        Some(path) => crate::output::write_atomic_with(path, write)?,
         None => match write(&mut std::io::stdout().lock()) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 return Err(e).context("cannot write to standard output")
@@ -85,25 +85,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         },
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Streams into a temporary file beside `path`, renamed into place only when complete.
-fn write_file_atomic(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    write(tmp.as_file_mut()).with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
 }
 
 /// Three numbers following option `args[i]`.

@@ -34,6 +34,15 @@ pub fn print_bytes<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> anyhow::Re
 
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Streams into a temporary file beside `path`, renamed into place only when `write` has
+/// finished, so a failed run never leaves a half-written file.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -43,7 +52,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)
+    write(tmp.as_file_mut())
         .and_then(|_| tmp.flush())
         .with_context(|| format!("cannot write {}", path.display()))?;
     tmp.persist(path)

@@ -74,30 +74,8 @@ pub enum OutputUnits {
     Luminance,
 }
 
-/// When the sun is.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum When {
-    /// Month, day, hour (standard or solar time) and an optional year.
-    Date {
-        /// Month 1–12.
-        month: u32,
-        /// Day 1–31.
-        day: u32,
-        /// Hour, 0 ≤ h < 24.
-        hour: f64,
-        /// Standard or solar time.
-        kind: TimeKind,
-        /// Year (`-y`): selects the almanac solar position.
-        year: Option<i32>,
-    },
-    /// Solar altitude and azimuth, degrees (azimuth from south, west positive).
-    Angles {
-        /// Altitude, degrees.
-        altitude: f64,
-        /// Azimuth, degrees.
-        azimuth: f64,
-    },
-}
+/// When the sun is: the same as for gensky.
+pub use crate::gensky::When;
 
 /// Everything a gendaylit command line says.
 #[derive(Clone, Debug, PartialEq)]
