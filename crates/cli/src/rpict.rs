@@ -192,9 +192,8 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
         b
     });
     let jitter = req.jitter;
-    let trace = |col: usize, row: usize| -> crate::sampling::Sample {
-        let index = (row * xres + col) as u64;
-        let mut ctx = renderer.ctx(index);
+    let trace = |ctx: &mut daylit_transport::Ctx, col: usize, row: usize| {
+        renderer.reseed(ctx, (row * xres + col) as u64);
         let (mut jx, mut jy) = (0.5, 0.5);
         if jitter > 0.0 {
             jx += jitter * (ctx.rng.random::<f64>() - 0.5);
@@ -204,14 +203,21 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
         let y = 1.0 - (row as f64 + jy) / yres as f64;
         match frame.ray(x, y) {
             Some(ray) => {
-                let r = renderer.radiance(ray.origin, ray.dir, &mut ctx);
+                let r = renderer.radiance(ray.origin, ray.dir, ctx);
                 let v: DVec3 = r.value;
                 ([v.x as f32, v.y as f32, v.z as f32], r.dist)
             }
             None => ([0.0; 3], 0.0),
         }
     };
-    let pixels = crate::sampling::fill(xres, yres, req.ps, req.pt, trace, bar.as_ref());
+    let pixels = crate::sampling::fill(
+        xres,
+        yres,
+        (req.ps, req.pt),
+        || renderer.ctx(0),
+        trace,
+        bar.as_ref(),
+    );
     if let Some(b) = bar {
         b.finish_and_clear();
     }

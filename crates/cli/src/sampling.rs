@@ -30,43 +30,46 @@ fn corners(n: usize, step: usize) -> Vec<usize> {
     c
 }
 
-/// Fills an `xres` × `yres` picture (rows top to bottom) from `trace(col, row)`, tracing every
-/// pixel when `ps <= 1`. `bar`, if any, advances by one per row of blocks or scanline.
-pub fn fill<F>(
+/// Fills an `xres` × `yres` picture (rows top to bottom) from `trace(state, col, row)`, tracing
+/// every pixel when `ps <= 1`. `init` makes the working state each worker reuses. `bar`, if
+/// any, advances by one per row of blocks or scanline.
+pub fn fill<S, I, F>(
     xres: usize,
     yres: usize,
-    ps: usize,
-    pt: f64,
+    (ps, pt): (usize, f64),
+    init: I,
     trace: F,
     bar: Option<&ProgressBar>,
 ) -> Vec<[f32; 3]>
 where
-    F: Fn(usize, usize) -> Sample + Sync,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize, usize) -> Sample + Sync,
 {
     if ps <= 1 || xres < 2 || yres < 2 {
         return (0..yres)
             .into_par_iter()
-            .flat_map_iter(|row| {
-                let line: Vec<[f32; 3]> = (0..xres).map(|col| trace(col, row).0).collect();
+            .map_init(&init, |st, row| {
+                let line: Vec<[f32; 3]> = (0..xres).map(|col| trace(st, col, row).0).collect();
                 if let Some(b) = bar {
                     b.inc(1);
                 }
                 line
             })
+            .flatten_iter()
             .collect();
     }
     let (cx, cy) = (corners(xres, ps), corners(yres, ps));
     let grid: Vec<Sample> = cy
         .par_iter()
         .flat_map_iter(|&y| cx.iter().map(move |&x| (x, y)))
-        .map(|(x, y)| trace(x, y))
+        .map_init(&init, |st, (x, y)| trace(st, x, y))
         .collect();
     let at = |i: usize, j: usize| &grid[j * cx.len() + i];
     let mut pixels = vec![[0.0f32; 3]; xres * yres];
     let blocks: Vec<Vec<(usize, [f32; 3])>> = (0..cy.len() - 1)
         .into_par_iter()
         .flat_map_iter(|j| (0..cx.len() - 1).map(move |i| (i, j)))
-        .map(|(i, j)| {
+        .map_init(&init, |st, (i, j)| {
             let c = [at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)];
             let busy = (0..4).any(|a| (a + 1..4).any(|b| differ(c[a], c[b], pt)));
             let (x0, x1, y0, y1) = (cx[i], cx[i + 1], cy[j], cy[j + 1]);
@@ -81,7 +84,7 @@ where
                         .position(|&p| p == (x, y));
                     let v = match corner {
                         Some(k) => c[k].0,
-                        None if busy => trace(x, y).0,
+                        None if busy => trace(st, x, y).0,
                         None => {
                             let u = (x - x0) as f32 / (x1 - x0) as f32;
                             let v = (y - y0) as f32 / (y1 - y0) as f32;
@@ -121,9 +124,9 @@ mod tests {
         let img = fill(
             w,
             h,
-            4,
-            0.05,
-            |x, y| {
+            (4, 0.05),
+            || (),
+            |_, x, y| {
                 traced.fetch_add(1, Ordering::Relaxed);
                 ramp(x, y)
             },
@@ -143,7 +146,7 @@ mod tests {
         );
 
         let step = |x: usize, _y: usize| ([if x < 18 { 1.0 } else { 5.0 }; 3], 5.0);
-        let img = fill(w, h, 4, 0.05, step, None);
+        let img = fill(w, h, (4, 0.05), || (), |_, x, y| step(x, y), None);
         for y in 0..h {
             for x in 0..w {
                 assert_eq!(img[y * w + x], step(x, y).0, "{x} {y}: the edge is traced");
@@ -157,9 +160,9 @@ mod tests {
         fill(
             9,
             7,
-            1,
-            0.05,
-            |_, _| {
+            (1, 0.05),
+            || (),
+            |_, _, _| {
                 n.fetch_add(1, Ordering::Relaxed);
                 ([0.0; 3], 1.0)
             },

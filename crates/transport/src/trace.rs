@@ -608,7 +608,6 @@ impl Renderer {
         col
     }
 
-    #[allow(clippy::too_many_arguments)]
     /// `dielectric` and `interface`: `inside` is the medium behind the surface (transmission
     /// per metre, index), `front` the one in front (`None`: clear air).
     #[allow(clippy::too_many_arguments)]
