@@ -437,11 +437,12 @@ impl Renderer {
         }
     }
 
-    /// White Lambertian shading for `-i` and `-I`.
+    /// White Lambertian shading for `-i` and `-I`: like RADIANCE, reflectance π, so the
+    /// result is irradiance and child rays carry π times the weight of a white surface.
     pub(crate) fn lambertian(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> DVec3 {
         let white = Material::Normal {
             kind: crate::material::NormalKind::Plastic,
-            color: DVec3::ONE,
+            color: DVec3::splat(std::f64::consts::PI),
             spec: 0.0,
             rough: 0.0,
             trans: 0.0,
@@ -757,7 +758,7 @@ impl Renderer {
             flat: true,
             dir: -normal,
         };
-        self.lambertian(&r, &s, ctx) * std::f64::consts::PI
+        self.lambertian(&r, &s, ctx)
     }
 
     /// Source geometry helper for tests and reports.
