@@ -17,6 +17,6 @@ pub mod types;
 pub mod xform;
 
 pub use error::{Loc, SceneError};
-pub use load::{load_scene, load_scene_text, LoadOptions};
+pub use load::{load_scene, load_scene_text, load_scene_then_text, LoadOptions};
 pub use scene::{Mesh, PrimId, Primitive, Scene, SceneBuilder};
 pub use types::{Class, PrimType};

@@ -54,6 +54,25 @@ pub fn load_scene(inputs: &[PathBuf], opts: &LoadOptions) -> Result<Scene> {
     Ok(l.builder.finish())
 }
 
+/// Reads all `inputs` in order, then scene text `extra` (named `source` in messages): how a
+/// program adds what it needs (a sky sender, say) to the user's scene.
+pub fn load_scene_then_text(
+    inputs: &[PathBuf],
+    extra: &str,
+    source: &str,
+    opts: &LoadOptions,
+) -> Result<Scene> {
+    let mut l = Loader {
+        opts,
+        builder: SceneBuilder::new(),
+    };
+    for p in inputs {
+        l.add_input(p)?;
+    }
+    l.add_text(extra.as_bytes(), source.into(), Path::new("."), 0)?;
+    Ok(l.builder.finish())
+}
+
 /// Reads scene text from memory (named `source` in messages), commands run relative to `cwd`.
 pub fn load_scene_text(text: &str, source: &str, cwd: &Path, opts: &LoadOptions) -> Result<Scene> {
     let mut l = Loader {

@@ -58,7 +58,18 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// The primitive with this id.
+    /// The modifier last defined as `name` (what later primitives naming it would use).
+    pub fn find_modifier(&self, name: &str) -> Option<PrimId> {
+        use crate::Class;
+        self.prims
+            .iter()
+            .rposition(|p| {
+                p.name == name && matches!(p.ptype.class(), Class::Material | Class::Pattern)
+            })
+            .map(|i| i as PrimId)
+    }
+
+    /// The primitive `id`.
     pub fn prim(&self, id: PrimId) -> &Primitive {
         &self.prims[id as usize]
     }

@@ -105,6 +105,7 @@ impl Renderer {
             };
             sr.dir = c.dir;
             sr.rsrc = Some(c.src);
+            sr.coef = r.coef * c.coef;
             let v = self.trace(&sr, ctx).value;
             if v.element_sum() / 3.0 <= FTINY {
                 continue;

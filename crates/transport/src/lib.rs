@@ -10,6 +10,7 @@
 //! primary ray, so the same seed gives the same output on any number of threads.
 
 pub mod ambient;
+pub mod contrib;
 pub mod data;
 pub mod direct;
 pub mod material;
@@ -81,6 +82,8 @@ pub struct Ctx {
     /// or water until it hits the boundary from within (RADIANCE sets the ray's extinction
     /// there too). Set by the shading of the hit, read once by `trace`.
     pub(crate) medium: Option<glam::DVec3>,
+    /// Contribution bins gathered so far (see [`Renderer::set_contributions`]).
+    pub contrib: Vec<glam::DVec3>,
 }
 
 /// A scene ready to render.
@@ -96,6 +99,7 @@ pub struct Renderer {
     pub sources: Vec<Source>,
     pub(crate) shape_mods: Vec<ShapeMod>,
     pub(crate) source_mods: Vec<ShapeMod>,
+    pub(crate) contrib: Option<Box<contrib::ContribTable>>,
     pub(crate) pattern_pool: Vec<PrimId>,
 }
 
@@ -127,13 +131,7 @@ impl Renderer {
             .iter()
             .enumerate()
             .map(|(i, o)| {
-                let m = match *o {
-                    Origin::Prim(id) => scene.prim(id).modifier,
-                    Origin::MeshTri { mesh, tri } => {
-                        let m = &scene.meshes[mesh as usize];
-                        m.modifiers[m.tri_modifier[tri as usize] as usize]
-                    }
-                };
+                let m = origin_modifier(&scene, *o);
                 let flat = matches!(
                     compiled.accel.shape(i as u32),
                     Shape::Triangle(_) | Shape::Polygon(_) | Shape::Ring(_)
@@ -154,8 +152,14 @@ impl Renderer {
             sources,
             shape_mods,
             source_mods,
+            contrib: None,
             pattern_pool,
         })
+    }
+
+    /// The modifier of compiled shape `i`.
+    pub(crate) fn shape_modifier(&self, i: usize) -> Option<PrimId> {
+        origin_modifier(&self.scene, self.compiled.origins[i])
     }
 
     /// Working state for primary ray number `index`: its random sequence depends only on the
@@ -166,6 +170,7 @@ impl Renderer {
             eval: EvalState::for_env(&self.mods.cal),
             samples: Vec::new(),
             medium: None,
+            contrib: vec![glam::DVec3::ZERO; self.contrib_len()],
         }
     }
 
@@ -184,6 +189,17 @@ impl Renderer {
         match &self.mods.table[id as usize] {
             Some(Modifier::Pattern(p)) => p,
             _ => unreachable!("pattern pool holds patterns only"),
+        }
+    }
+}
+
+/// The modifier a compiled shape came with.
+fn origin_modifier(scene: &Scene, o: Origin) -> Option<PrimId> {
+    match o {
+        Origin::Prim(id) => scene.prim(id).modifier,
+        Origin::MeshTri { mesh, tri } => {
+            let m = &scene.meshes[mesh as usize];
+            m.modifiers[m.tri_modifier[tri as usize] as usize]
         }
     }
 }

@@ -72,6 +72,9 @@ pub struct RayState {
     pub from: Option<u32>,
     /// Distance travelled by the primary ray before this one (for glows).
     pub primary_dist: f64,
+    /// Product of the colour coefficients along the path: what this ray's value is multiplied
+    /// by before it reaches the primary ray (RADIANCE's `raycontrib`), for contributions.
+    pub coef: DVec3,
 }
 
 /// A ray's value and the distance to what it hit.
@@ -122,6 +125,7 @@ impl RayState {
             cext: DVec3::ZERO,
             from: None,
             primary_dist: 0.0,
+            coef: DVec3::ONE,
         }
     }
 
@@ -136,6 +140,19 @@ impl Renderer {
     /// straight continuation). Applies RADIANCE's limits: returns `None` when the ray is not
     /// traced, else the ray and its (possibly promoted) coefficient.
     pub(crate) fn spawn(
+        &self,
+        parent: &RayState,
+        s: &Surf,
+        rt: u16,
+        coef: Option<DVec3>,
+        ctx: &mut Ctx,
+    ) -> Option<(RayState, DVec3)> {
+        let (mut r, c) = self.spawn_limited(parent, s, rt, coef, ctx)?;
+        r.coef = parent.coef * c;
+        Some((r, c))
+    }
+
+    fn spawn_limited(
         &self,
         parent: &RayState,
         s: &Surf,
@@ -159,6 +176,7 @@ impl Renderer {
             cext: parent.cext,
             from: s.shape.filter(|_| s.flat),
             primary_dist: parent.primary_dist,
+            coef: parent.coef,
         };
         if parent.cext.max_element() > 0.0 {
             let re = parent.cext.min_element() * s.t;
@@ -211,6 +229,8 @@ impl Renderer {
             .compiled
             .accel
             .closest_hit_filtered(&ray, tmin, FHUGE, |p| Some(p) != from);
+        // The contributing modifier slot of what the ray reached, when gathering.
+        let mut slot = None;
         let mut out = match hit {
             Some(h) => {
                 let sm = self.shape_mods[h.prim as usize];
@@ -223,15 +243,28 @@ impl Renderer {
                     flat: sm.flat,
                     dir: r.dir,
                 };
+                if let Some(t) = self.contrib.as_deref() {
+                    // A shadow ray counts only on the source it aims at.
+                    let on_source = r
+                        .rsrc
+                        .is_none_or(|i| self.sources[i as usize].shape == Some(h.prim));
+                    slot = Some(t.shape_slot[h.prim as usize]).filter(|_| on_source);
+                }
                 ctx.medium = None;
                 let value = self.shade(r, &s, sm, ctx);
                 Radiance { value, dist: h.t }
             }
-            None => Radiance {
-                value: self.source_hit(r, ctx),
-                dist: FHUGE,
-            },
+            None => {
+                let (value, src) = self.source_hit(r, ctx);
+                if let (Some(t), Some(i)) = (self.contrib.as_deref(), src) {
+                    slot = Some(t.source_slot[i]);
+                }
+                Radiance { value, dist: FHUGE }
+            }
         };
+        if let Some(k) = slot.filter(|&k| k != u32::MAX) {
+            self.record(r, k, out.value, ctx);
+        }
         let cext = ctx.medium.take().unwrap_or(r.cext);
         if cext.max_element() > 0.0 {
             let e = cext * out.dist;
@@ -240,8 +273,9 @@ impl Renderer {
         out
     }
 
-    /// A ray that hit no surface: the distant source in its direction, as `sourcehit` picks it.
-    fn source_hit(&self, r: &RayState, ctx: &mut Ctx) -> DVec3 {
+    /// A ray that hit no surface: the value of the distant source in its direction, as
+    /// `sourcehit` picks it, and which source that is.
+    fn source_hit(&self, r: &RayState, ctx: &mut Ctx) -> (DVec3, Option<usize>) {
         let s = |_: usize| Surf {
             point: r.org,
             normal: -r.dir,
@@ -254,9 +288,10 @@ impl Renderer {
         if let Some(i) = r.rsrc {
             let src = &self.sources[i as usize];
             if src.relay.is_none() && src.contains_dir(r.dir) {
-                return self.shade(r, &s(i as usize), self.source_mods[i as usize], ctx);
+                let i = i as usize;
+                return (self.shade(r, &s(i), self.source_mods[i], ctx), Some(i));
             }
-            return DVec3::ZERO;
+            return (DVec3::ZERO, None);
         }
         let mut glow = None;
         let mut trans_illum = false;
@@ -276,14 +311,14 @@ impl Renderer {
                 trans_illum = true;
                 continue;
             }
-            return self.shade(r, &s(i), self.source_mods[i], ctx);
+            return (self.shade(r, &s(i), self.source_mods[i], ctx), Some(i));
         }
         if trans_illum && r.crtype & (AMBIENT | SPECULAR) != 0 {
-            return DVec3::ZERO;
+            return (DVec3::ZERO, None);
         }
         match glow {
-            Some(i) => self.shade(r, &s(i), self.source_mods[i], ctx),
-            None => DVec3::ZERO,
+            Some(i) => (self.shade(r, &s(i), self.source_mods[i], ctx), Some(i)),
+            None => (DVec3::ZERO, None),
         }
     }
 
