@@ -1,9 +1,11 @@
 //! `daylit`: one binary with subcommands; called under a RADIANCE program's name (a symlink),
 //! it behaves as that program.
 
+mod annual;
 mod bench;
 mod check;
 mod compare;
+mod dctimestep;
 mod gendaymtx;
 mod getinfo;
 mod oconv;
@@ -89,8 +91,15 @@ enum Cmd {
     /// WEA or TMY3 weather file.
     #[command(disable_help_flag = true)]
     Gendaymtx(gendaymtx::Args),
+    /// RADIANCE's dctimestep: daylight-coefficient results, DC × sky (2-phase) or V T D × sky
+    /// (3-phase) matrices.
+    #[command(disable_help_flag = true)]
+    Dctimestep(dctimestep::Args),
     /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
     Compare(compare::Args),
+    /// Annual daylight: DA, cDA, sDA, ASE, UDI and mean illuminance from scene files, sensors
+    /// and a weather year (daylight coefficients plus a sharp direct sun).
+    Annual(annual::Args),
 }
 
 fn main() -> ExitCode {
@@ -109,10 +118,12 @@ fn main() -> ExitCode {
             Cmd::Getinfo(a) => getinfo::run(&a),
             Cmd::BenchRays(a) => bench::run(&a),
             Cmd::Compare(a) => compare::run(&a),
+            Cmd::Annual(a) => annual::run(&a),
             Cmd::Vwrays(a) => vwrays::run(&a),
             Cmd::Gensky(a) => sky::run_gensky(&a),
             Cmd::Gendaylit(a) => sky::run_gendaylit(&a),
             Cmd::Gendaymtx(a) => gendaymtx::run(&a),
+            Cmd::Dctimestep(a) => dctimestep::run(&a),
             Cmd::Rtrace(a) => rtrace::run(&a),
             Cmd::Rpict(a) => rpict::run(&a),
             Cmd::Render(a) => rpict::run_render(&a),
@@ -136,6 +147,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "gensky" => sky::gensky_radiance(args),
         "gendaylit" => sky::gendaylit_radiance(args),
         "gendaymtx" => gendaymtx::run_radiance(args),
+        "dctimestep" => dctimestep::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),
         "rpict" => rpict::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),

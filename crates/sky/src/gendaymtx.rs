@@ -282,6 +282,41 @@ pub fn sky_matrix(weather: &Weather, opts: &Options) -> Result<SkyMatrix, Matrix
     })
 }
 
+/// The sun of one time step, for direct-sun coefficients (the five-phase sun term).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepSun {
+    /// Unit vector towards the sun's centre (+X east, +Y north, +Z up, after `-r`).
+    pub dir: [f64; 3],
+    /// Direct-normal irradiance in the matrix's units (visible W/m², illuminance / 179, or
+    /// solar W/m² with `-O1`), times the sun colour: what the sun's patches of the `-d`
+    /// matrix hold times their solid angle.
+    pub normal: [f64; 3],
+}
+
+/// The sun of every column [`sky_matrix`] would make with `opts` (not averaged), `None` at
+/// night and when the direct component is negligible.
+pub fn step_suns(weather: &Weather, opts: &Options) -> Vec<Option<StepSun>> {
+    let (steps, _) = plan_steps(weather, opts);
+    steps
+        .par_iter()
+        .map(|s| {
+            if s.night {
+                return None;
+            }
+            let zenith = perez::limit_zenith(s.altitude);
+            let l = light(s, weather.quantities, opts.output, zenith);
+            if l.direct_illum <= 1e-4 || bright(opts.sun_color) <= 1e-4 {
+                return None;
+            }
+            let e = l.direct_illum / WHITE_EFFICACY;
+            Some(StepSun {
+                dir: s.sun,
+                normal: opts.sun_color.map(|c| e * c),
+            })
+        })
+        .collect()
+}
+
 /// Solar positions, irradiances and dew points of every step, in file order (the dew-point
 /// running mean and gendaymtx's leap-day counting make this sequential).
 fn plan_steps(weather: &Weather, opts: &Options) -> (Vec<Step>, Vec<String>) {

@@ -781,6 +781,17 @@ impl Renderer {
         self.trace(&RayState::primary(org, dir), ctx)
     }
 
+    /// What reaches `org` from far away along unit `dir` on a shadow ray: opaque surfaces
+    /// block it, transparent ones (glass, dielectrics, specular transmission) pass their
+    /// transmittance, and a distant source in that direction gives its radiance. Under a
+    /// sky sender of radiance 1 this is the beam transmittance toward the sun.
+    pub fn shadow_value(&self, org: DVec3, dir: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let mut r = RayState::primary(org, dir);
+        r.rtype = RSHADOW;
+        r.crtype = RSHADOW;
+        self.trace(&r, ctx).value
+    }
+
     /// Irradiance at `org` on a surface facing unit `normal` (rtrace's `-I`).
     pub fn irradiance(&self, org: DVec3, normal: DVec3, ctx: &mut Ctx) -> DVec3 {
         let r = RayState::primary(org + normal, -normal);

@@ -1,0 +1,106 @@
+//! The annual illuminance of a set of sensors over a weather year, by the five-phase
+//! formula of thesis eq. 6.4 adapted to daylight coefficients (no BSDF):
+//!
+//! E = DC · S − DC_d · S_ds + E_sun
+//!
+//! where DC holds all paths to the sky patches, S is the whole sky matrix (sun spread over
+//! its nearest patches, as gendaymtx does), DC_d and S_ds are the direct paths and the
+//! sun-only matrix (what the patch-blurred sun adds straight through the glazing), and E_sun
+//! puts that sun back as a point at its true position each hour (see [`crate::sun`]).
+
+use crate::coefficients::{daylight_coefficients, Coefficients, Sensor};
+use crate::sender::SkyRenderer;
+use crate::sun::direct_sun;
+use daylit_sky::gendaymtx::{sky_matrix, step_suns, MatrixError, Options as SkyOptions, SkyMatrix};
+use daylit_sky::weather::Weather;
+
+/// Illuminance of every sensor at every step, lux, sensor-major (`[s * steps + h]`).
+pub struct AnnualIlluminance {
+    /// Number of sensors.
+    pub sensors: usize,
+    /// Number of time steps (weather records).
+    pub steps: usize,
+    /// Everything: the five-phase total.
+    pub total: Vec<f32>,
+    /// The two-phase product DC · S alone (sun blurred over patches), for comparison with
+    /// RADIANCE's rfluxmtx–gendaymtx–dctimestep pipeline.
+    pub two_phase: Vec<f32>,
+    /// The direct sun alone (point sun, hour by hour): what ASE is computed from.
+    pub direct_sun: Vec<f32>,
+    /// The daylight coefficients.
+    pub coefficients: Coefficients,
+}
+
+/// Stages reported to `progress(stage, done_units)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Tracing daylight coefficients, one unit per sensor.
+    Coefficients,
+    /// Direct sun, one unit per sensor.
+    Sun,
+}
+
+/// Computes the year for `sensors` under `weather`, sky subdivision from `sky`'s renderer.
+pub fn annual_illuminance(
+    sky: &SkyRenderer,
+    sensors: &[Sensor],
+    weather: &Weather,
+    progress: &(dyn Fn(Stage) + Sync),
+) -> Result<AnnualIlluminance, MatrixError> {
+    let mf = match sky.patches {
+        daylit_sky::patches::Subdivision::Reinhart(mf) => mf,
+        other => {
+            return Err(MatrixError::Subdivision(match other {
+                daylit_sky::patches::Subdivision::ShirleyChiu(n) => n,
+                daylit_sky::patches::Subdivision::Reinhart(n) => n,
+            }))
+        }
+    };
+    let full_opts = SkyOptions {
+        mf,
+        ..SkyOptions::default()
+    };
+    let mut sun_opts = full_opts.clone();
+    sun_opts.sun_only();
+    let full = sky_matrix(weather, &full_opts)?;
+    let sun_only = sky_matrix(weather, &sun_opts)?;
+    let suns = step_suns(weather, &full_opts);
+    let dc = daylight_coefficients(sky, sensors, &|| progress(Stage::Coefficients));
+    let e_sun = direct_sun(sky, sensors, &suns, &|| progress(Stage::Sun));
+    let two_phase = product(&dc.total, &full, dc.sensors, dc.bins);
+    let blurred_direct = product(&dc.direct, &sun_only, dc.sensors, dc.bins);
+    let total = two_phase
+        .iter()
+        .zip(&blurred_direct)
+        .zip(&e_sun)
+        .map(|((a, b), c)| (a - b).max(0.0) + c)
+        .collect();
+    Ok(AnnualIlluminance {
+        sensors: dc.sensors,
+        steps: full.columns,
+        total,
+        two_phase,
+        direct_sun: e_sun,
+        coefficients: dc,
+    })
+}
+
+/// Lux of `dc` (sensors × bins, RGB) times `sky` (bins × steps), sensor-major.
+fn product(dc: &[[f32; 3]], sky: &SkyMatrix, sensors: usize, bins: usize) -> Vec<f32> {
+    let to_matrix = |rows, cols, data: Vec<f32>| {
+        daylit_matrix::Matrix::new(rows, cols, 3, data).expect("shapes checked by construction")
+    };
+    let a = to_matrix(sensors, bins, dc.iter().flatten().copied().collect());
+    // The sky matrix is stored column by column (one time step after another).
+    let mut s = vec![0.0f32; bins * sky.columns * 3];
+    for c in 0..sky.columns {
+        for p in 0..bins {
+            let v = sky.data[c * sky.rows + p];
+            s[(p * sky.columns + c) * 3..][..3].copy_from_slice(&v);
+        }
+    }
+    let b = to_matrix(bins, sky.columns, s);
+    daylit_matrix::illuminance(&a, &b)
+        .expect("daylight coefficients and sky have the same patches")
+        .into_data()
+}

@@ -1,0 +1,70 @@
+//! The daylight-coefficient matrix of a set of sensors, traced in parallel.
+
+use crate::sender::SkyRenderer;
+use glam::DVec3;
+use rayon::prelude::*;
+
+/// A sensor: a point and the unit normal of the surface it measures on (rtrace `-I` input).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sensor {
+    /// Position.
+    pub pos: DVec3,
+    /// Unit normal.
+    pub normal: DVec3,
+}
+
+/// Daylight coefficients: irradiance (W/m², RGB) at each sensor per unit radiance of each
+/// patch. Sensor-major: `total[s * bins + p]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coefficients {
+    /// Number of sensors (rows).
+    pub sensors: usize,
+    /// Number of patches (columns), ground first.
+    pub bins: usize,
+    /// All paths.
+    pub total: Vec<[f32; 3]>,
+    /// Paths from the sensor's hemisphere straight to the patch through transparent surfaces
+    /// only: what the direct-sun term replaces.
+    pub direct: Vec<[f32; 3]>,
+}
+
+/// Traces every sensor (in parallel; sensor `k` always draws the same random numbers, so the
+/// result does not depend on the thread count) and gathers its coefficients. `progress` is
+/// called once per finished sensor.
+pub fn daylight_coefficients(
+    sky: &SkyRenderer,
+    sensors: &[Sensor],
+    progress: &(dyn Fn() + Sync),
+) -> Coefficients {
+    let r = &sky.renderer;
+    let bins = sky.patches.len();
+    let rows: Vec<Vec<[f32; 3]>> = sensors
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || r.ctx(0),
+            |ctx, (k, s)| {
+                r.reseed(ctx, k as u64);
+                ctx.contrib.fill(DVec3::ZERO);
+                r.irradiance(s.pos, s.normal, ctx);
+                progress();
+                ctx.contrib
+                    .iter()
+                    .map(|v| [v.x as f32, v.y as f32, v.z as f32])
+                    .collect()
+            },
+        )
+        .collect();
+    let mut total = Vec::with_capacity(sensors.len() * bins);
+    let mut direct = Vec::with_capacity(sensors.len() * bins);
+    for row in rows {
+        total.extend_from_slice(&row[..bins]);
+        direct.extend_from_slice(&row[bins..2 * bins]);
+    }
+    Coefficients {
+        sensors: sensors.len(),
+        bins,
+        total,
+        direct,
+    }
+}

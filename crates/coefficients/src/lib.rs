@@ -1,0 +1,19 @@
+//! Daylight coefficients (SPEC part F; thesis §6.1): how much each sky patch and each sun
+//! position adds to each sensor.
+//!
+//! - [`sender`]: the sky and ground sender added to the user's scene, one glow of radiance 1
+//!   binned by sky patch (what `rfluxmtx` makes of a `#@rfluxmtx` sky file).
+//! - [`coefficients`]: the matrix sensors × patches by contribution tracing, with the direct
+//!   part (sky seen straight through glazing) gathered in the same pass for the five-phase
+//!   correction.
+//! - [`sun`]: the direct-sun term, one sharp sun per time step.
+//! - [`annual`]: the year, E = DC·S − DC_d·S_ds + E_sun (thesis eq. 6.4).
+
+pub mod annual;
+pub mod coefficients;
+pub mod sender;
+pub mod sun;
+
+pub use annual::{annual_illuminance, AnnualIlluminance, Stage};
+pub use coefficients::{daylight_coefficients, Coefficients, Sensor};
+pub use sender::{sky_scene, SkyRenderer};

@@ -1,0 +1,140 @@
+//! Writing matrices as RADIANCE's `dctimestep` writes them: header lines, the dimensions,
+//! `NCOMP=`, `BigEndian=` for binary formats, `FORMAT=` (padded for alignment), a blank line,
+//! then the values
+//! (ASCII: `%.6e`, elements of a row separated by tabs, one row per line).
+
+use crate::{Format, Matrix};
+use rayon::prelude::*;
+use std::io::{self, Write};
+
+/// Writes a RADIANCE matrix header: `#?RADIANCE`, `lines` (each without its newline), the
+/// dimensions and format, and the blank line that ends it.
+pub fn write_header(
+    out: &mut impl Write,
+    lines: &[String],
+    rows: usize,
+    cols: usize,
+    ncomp: usize,
+    format: Format,
+) -> io::Result<()> {
+    let mut h = String::from("#?RADIANCE\n");
+    for l in lines {
+        h += l;
+        h.push('\n');
+    }
+    h += &format!("NROWS={rows}\nNCOLS={cols}\nNCOMP={ncomp}\n");
+    if format != Format::Ascii {
+        h += if cfg!(target_endian = "big") {
+            "BigEndian=1\n"
+        } else {
+            "BigEndian=0\n"
+        };
+    }
+    h += "FORMAT=";
+    h += format.name();
+    // Binary data start aligned to their element size (for mmap), as RADIANCE pads the
+    // FORMAT= line when it writes to a file. The header is assumed to start the output.
+    if let Some(align) = format.element_size() {
+        let rem = (h.len() + 2) % align;
+        if rem > 0 {
+            h.extend(std::iter::repeat_n(' ', align - rem));
+        }
+    }
+    h += "\n\n";
+    out.write_all(h.as_bytes())
+}
+
+/// Writes the header (with `m.header_lines`) and the values.
+pub fn write_matrix(m: &Matrix, format: Format, out: &mut impl Write) -> io::Result<()> {
+    write_header(out, &m.header_lines, m.rows(), m.cols(), m.ncomp(), format)?;
+    write_body(m, format, out)
+}
+
+/// Rows formatted at once for ASCII output: enough to keep every thread busy, few enough to
+/// bound the memory held.
+const ASCII_BATCH_ROWS: usize = 256;
+
+/// Writes the values in `format` (binary: this machine's byte order, as the header says).
+pub fn write_body(m: &Matrix, format: Format, out: &mut impl Write) -> io::Result<()> {
+    let data = m.data();
+    match format {
+        Format::Ascii => {
+            let row_len = m.cols() * m.ncomp();
+            // Formatting dominates: rows are formatted in parallel, written in order.
+            for batch in data.chunks(row_len * ASCII_BATCH_ROWS) {
+                let texts: Vec<Vec<u8>> = batch
+                    .par_chunks(row_len)
+                    .map(|row| ascii_row(row, m.ncomp()))
+                    .collect();
+                for t in texts {
+                    out.write_all(&t)?;
+                }
+            }
+            Ok(())
+        }
+        Format::Float => {
+            let mut buf = Vec::with_capacity(1 << 16);
+            for chunk in data.chunks(1 << 14) {
+                buf.clear();
+                chunk
+                    .iter()
+                    .for_each(|v| buf.extend_from_slice(&v.to_ne_bytes()));
+                out.write_all(&buf)?;
+            }
+            Ok(())
+        }
+        Format::Double => {
+            let mut buf = Vec::with_capacity(1 << 17);
+            for chunk in data.chunks(1 << 14) {
+                buf.clear();
+                chunk
+                    .iter()
+                    .for_each(|v| buf.extend_from_slice(&f64::from(*v).to_ne_bytes()));
+                out.write_all(&buf)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// One row: components separated by spaces, elements by tabs, a newline at the end.
+fn ascii_row(row: &[f32], ncomp: usize) -> Vec<u8> {
+    let mut s = String::with_capacity(row.len() * 14);
+    let n_el = row.len() / ncomp.max(1);
+    for (i, el) in row.chunks(ncomp.max(1)).enumerate() {
+        for (k, v) in el.iter().enumerate() {
+            if k > 0 {
+                s.push(' ');
+            }
+            format_e6(f64::from(*v), &mut s);
+        }
+        s.push(if i + 1 == n_el { '\n' } else { '\t' });
+    }
+    s.into_bytes()
+}
+
+/// Appends `v` as C's `%.6e` writes it (`2.200000e+01`, `-nan`, `inf`).
+pub fn format_e6(v: f64, out: &mut String) {
+    use std::fmt::Write as _;
+    if !v.is_finite() {
+        if v.is_sign_negative() {
+            out.push('-');
+        }
+        out.push_str(if v.is_nan() { "nan" } else { "inf" });
+        return;
+    }
+    let start = out.len();
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{v:.6e}");
+    // Rust writes the exponent as `e1` / `e-5`; C as `e+01` / `e-05`.
+    if let Some(epos) = out[start..].find('e').map(|p| start + p) {
+        let exp: i32 = out[epos + 1..].parse().unwrap_or(0);
+        out.truncate(epos);
+        let _ = write!(
+            out,
+            "e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.unsigned_abs()
+        );
+    }
+}
