@@ -187,12 +187,17 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let m = compute(&total, Some(&sun), &schedule, &metric_opts)?;
 
     println!("{}", report::summary(&m));
+    let parent = a.json.as_ref().and_then(|j| j.parent());
+    for dir in [Some(a.out.as_path()), parent].into_iter().flatten() {
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+    }
     if let Some(j) = &a.json {
         report::write_json(j, &m)?;
         println!("JSON: {}", j.display());
     }
-    std::fs::create_dir_all(&a.out)
-        .with_context(|| format!("cannot create {}", a.out.display()))?;
     let csv = a.out.join("sensors.csv");
     report::write_csv(&csv, &set, &m)?;
     let pngs = maps::write_maps(&a.out, &set, &m)?;

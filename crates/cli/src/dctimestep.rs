@@ -123,7 +123,7 @@ fn compute(req: &Request) -> anyhow::Result<Matrix> {
             let sky = load(&sky_bytes, sky_name, &sky_opts)?;
             let dc = load(&dc_bytes, dc_spec, &with(sky.rows(), None)).with_context(|| {
                 format!(
-                    "the matrix must have as many columns as the sky matrix {sky_name} has rows ({})",
+                    "{dc_spec} must have as many columns as the sky matrix {sky_name} has rows ({})",
                     sky.rows()
                 )
             })?;

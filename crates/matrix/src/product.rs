@@ -128,6 +128,33 @@ fn product_planes(
 ) -> Vec<f32> {
     let nc = a_planes.len();
     let mut out = vec![0.0f32; rows * cols * nc];
+    // Columns of B that are zero in every plane (night hours of a sky matrix) give zero
+    // columns: leave them out of the products, as RADIANCE skips them.
+    let live: Vec<usize> = (0..cols)
+        .filter(|&c| {
+            b_planes
+                .iter()
+                .any(|bp| (0..inner).any(|j| bp[j * cols + c] != 0.0))
+        })
+        .collect();
+    if live.is_empty() {
+        return out;
+    }
+    let compact: Vec<Vec<f64>>;
+    let b_planes = if live.len() < cols {
+        compact = b_planes
+            .iter()
+            .map(|bp| {
+                bp.chunks_exact(cols)
+                    .flat_map(|row| live.iter().map(|&c| row[c]))
+                    .collect()
+            })
+            .collect();
+        &compact[..]
+    } else {
+        b_planes
+    };
+    let n = live.len();
     let threads = rayon::current_num_threads().max(1);
     // Several blocks a thread so that uneven blocks even out, each at most MAX_ROW_BLOCK.
     let block = rows.div_ceil(4 * threads).clamp(1, MAX_ROW_BLOCK);
@@ -136,14 +163,22 @@ fn product_planes(
         .for_each(|(bi, chunk)| {
             let r0 = bi * block;
             let nr = chunk.len() / (cols * nc);
-            let mut acc = vec![0.0f64; nr * cols];
+            let mut acc = vec![0.0f64; nr * n];
             for (k, (ap, bp)) in a_planes.iter().zip(b_planes).enumerate() {
                 let a = MatRef::from_row_major_slice(&ap[r0 * inner..(r0 + nr) * inner], nr, inner);
-                let b = MatRef::from_row_major_slice(bp, inner, cols);
-                let c = MatMut::from_row_major_slice_mut(&mut acc, nr, cols);
+                let b = MatRef::from_row_major_slice(bp, inner, n);
+                let c = MatMut::from_row_major_slice_mut(&mut acc, nr, n);
                 matmul(c, Accum::Replace, a, b, 1.0, Par::Seq);
-                for (o, v) in chunk.iter_mut().skip(k).step_by(nc).zip(&acc) {
-                    *o = *v as f32;
+                if n == cols {
+                    for (o, v) in chunk.iter_mut().skip(k).step_by(nc).zip(&acc) {
+                        *o = *v as f32;
+                    }
+                } else {
+                    for (orow, arow) in chunk.chunks_exact_mut(cols * nc).zip(acc.chunks_exact(n)) {
+                        for (&c, v) in live.iter().zip(arow) {
+                            orow[c * nc + k] = *v as f32;
+                        }
+                    }
                 }
             }
         });
@@ -180,7 +215,13 @@ mod tests {
     fn matches_the_plain_loop() {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
         for (m, n, p) in [(1, 1, 1), (3, 146, 7), (130, 17, 65), (200, 146, 1)] {
-            let (a, b) = (random(m, n, &mut rng), random(n, p, &mut rng));
+            let (a, mut b) = (random(m, n, &mut rng), random(n, p, &mut rng));
+            // Zero columns (night hours) are skipped: still zeros in the result.
+            for j in 0..n {
+                for c in (0..p).filter(|c| c % 3 == 1) {
+                    b.data_mut()[(j * p + c) * 3..][..3].fill(0.0);
+                }
+            }
             let got = multiply(&a, &b).unwrap();
             for (x, y) in got.data().iter().zip(naive(&a, &b)) {
                 assert!((x - y).abs() <= 1e-6 * y.abs(), "{x} vs {y}");

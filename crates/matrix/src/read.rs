@@ -208,7 +208,7 @@ fn settle(
     cols: Option<usize>,
 ) -> Result<(usize, usize), String> {
     let whole = |unit: usize, what: &str| -> Result<usize, String> {
-        if n_elements == 0 || n_elements % unit != 0 {
+        if n_elements == 0 || !n_elements.is_multiple_of(unit) {
             Err(format!(
                 "{n_elements} elements do not make whole {what} of {unit} elements"
             ))
@@ -346,7 +346,7 @@ fn parse_binary(
     let (r, c, warning) = match (rows, cols) {
         (Some(r), Some(c)) => {
             let n = element_count(r, c, ncomp).map_err(|e| data_err(e.to_string()))?;
-            let need = n.checked_mul(size).unwrap_or(usize::MAX);
+            let need = n.saturating_mul(size);
             if body.len() < need {
                 return Err(data_err(format!(
                     "unexpected end of data: expected {n} {fname} numbers ({r}×{c}×{ncomp}, {need} bytes), found {} bytes",
@@ -362,7 +362,7 @@ fn parse_binary(
             (r, c, warning)
         }
         _ => {
-            if body.len() % elem_bytes != 0 {
+            if !body.len().is_multiple_of(elem_bytes) {
                 return Err(data_err(format!(
                     "improper length: {} bytes of {fname} data are not whole elements of {elem_bytes} bytes",
                     body.len()

@@ -1,0 +1,188 @@
+//! Annual daylight against RADIANCE 6.0a (validation/annual/make_goldens.sh) on three rooms of
+//! the validation suite under the Greensboro TMY3 year, the tolerances of issue 5:
+//! - daylight coefficients (rfluxmtx, same options): per-sensor coefficient sums within 3 %;
+//! - the two-phase year (gendaymtx, dctimestep): per-sensor mean illuminance over occupied
+//!   hours within 3 %, DA300 and UDI per sensor within 0.03 mean absolute, sDA within 2 points;
+//! - the direct sun (each hour's gendaylit sun traced by rcontrib -ab 0): ASE and the sunlit
+//!   hours per sensor.
+
+use daylit_annual::{compute, AnnualMetrics, Illuminance, MetricOptions, Schedule};
+use daylit_coefficients::{annual_illuminance, sky_scene, Sensor};
+use daylit_scene::LoadOptions;
+use daylit_sky::patches::Subdivision;
+use glam::DVec3;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation")
+}
+
+fn f32s_gz(path: &Path) -> Vec<f32> {
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_end(&mut bytes)
+        .unwrap();
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn lux(r: f64, g: f64, b: f64) -> f64 {
+    179.0 * (0.265 * r + 0.670 * g + 0.065 * b)
+}
+
+fn metrics(values: &[f32], sun: &[f32], sensors: usize, schedule: &Schedule) -> AnnualMetrics {
+    let hours = schedule.len();
+    compute(
+        &Illuminance::sensor_major(values, sensors, hours),
+        Some(&Illuminance::sensor_major(sun, sensors, hours)),
+        schedule,
+        &MetricOptions::default(),
+    )
+    .unwrap()
+}
+
+fn mean_abs(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f64>() / a.len() as f64
+}
+
+fn check_room(case: &str) {
+    let scene_dir = root().join("scenes").join(case);
+    let gold = root().join("annual/goldens");
+    let sensors: Vec<Sensor> = std::fs::read_to_string(scene_dir.join("sensors.pts"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<f64> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            Sensor {
+                pos: DVec3::new(v[0], v[1], v[2]),
+                normal: DVec3::new(v[3], v[4], v[5]).normalize(),
+            }
+        })
+        .collect();
+    let mut opts = daylit_transport::Options::rtrace();
+    let words: Vec<String> = "-ab 6 -ad 65536 -lw 1e-5 -lr -10 -dj 0"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let mut i = 0;
+    while i < words.len() {
+        i += opts.parse_arg(&words, i).unwrap().max(1);
+    }
+    let load = LoadOptions {
+        raypath: daylit_cal::RayPath::new([scene_dir.clone()]),
+        ..LoadOptions::default()
+    };
+    let sky = sky_scene(
+        &[scene_dir.join("scene.rad")],
+        &load,
+        opts,
+        Subdivision::TREGENZA,
+    )
+    .unwrap();
+    let weather = daylit_sky::weather::read_weather(&gold.join("gso.wea")).unwrap();
+    let year = annual_illuminance(&sky, &sensors, &weather, &|_| {}).unwrap();
+    let n = sensors.len();
+    let bins = year.coefficients.bins;
+
+    // Coefficient sums (the illuminance under a uniform sky and ground of radiance 1).
+    let dc_gold: Vec<Vec<f64>> = std::fs::read_to_string(gold.join(case).join("dc.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(dc_gold.len(), n);
+    let mut worst: f64 = 0.0;
+    for (s, row) in dc_gold.iter().enumerate() {
+        assert_eq!(row.len(), 3 * bins);
+        let g: f64 = row.chunks_exact(3).map(|c| lux(c[0], c[1], c[2])).sum();
+        let d: f64 = year.coefficients.total[s * bins..(s + 1) * bins]
+            .iter()
+            .map(|c| lux(c[0] as f64, c[1] as f64, c[2] as f64))
+            .sum();
+        worst = worst.max((d - g).abs() / g);
+    }
+    eprintln!(
+        "{case}: coefficient sums, worst sensor {:.2}%",
+        100.0 * worst
+    );
+    assert!(
+        worst <= 0.03,
+        "{case}: coefficient sum off by {:.2}%",
+        100.0 * worst
+    );
+
+    // The two-phase year against rfluxmtx × gendaymtx × dctimestep.
+    let schedule = Schedule::office(&weather.records);
+    let annual_gold = f32s_gz(&gold.join(case).join("annual.f32.gz"));
+    let sun_gold = f32s_gz(&gold.join(case).join("sun.f32.gz"));
+    assert_eq!(annual_gold.len(), n * schedule.len());
+    let g = metrics(&annual_gold, &sun_gold, n, &schedule);
+    let d = metrics(&year.two_phase, &year.direct_sun, n, &schedule);
+    let mean_err = g
+        .mean_lux
+        .iter()
+        .zip(&d.mean_lux)
+        .map(|(g, d)| (d - g).abs() / g)
+        .fold(0.0, f64::max);
+    let (da, udi) = (mean_abs(&g.da, &d.da), mean_abs(&g.udi_a, &d.udi_a));
+    eprintln!(
+        "{case}: mean lux worst {:.2}%, DA300 MAE {da:.4}, UDI MAE {udi:.4}, sDA {:.3} vs {:.3}",
+        100.0 * mean_err,
+        d.sda,
+        g.sda
+    );
+    assert!(
+        mean_err <= 0.03,
+        "{case}: annual mean off by {:.2}%",
+        100.0 * mean_err
+    );
+    assert!(
+        da <= 0.03 && udi <= 0.03,
+        "{case}: DA MAE {da}, UDI MAE {udi}"
+    );
+    assert!(
+        (d.sda - g.sda).abs() <= 0.02,
+        "{case}: sDA {} vs {}",
+        d.sda,
+        g.sda
+    );
+
+    // ASE from the direct sun alone, against RADIANCE's hour-by-hour suns.
+    let (ga, dh) = (g.ase_hours.unwrap(), d.ase_hours.unwrap());
+    let worst_hours = ga
+        .iter()
+        .zip(&dh)
+        .map(|(a, b)| (*a as i64 - *b as i64).unsigned_abs())
+        .max()
+        .unwrap();
+    eprintln!(
+        "{case}: ASE {:.3} vs {:.3}, sunlit hours worst sensor off by {worst_hours}",
+        d.ase.unwrap(),
+        g.ase.unwrap()
+    );
+    assert!((d.ase.unwrap() - g.ase.unwrap()).abs() <= 1.0 / n as f64 + 1e-9);
+    assert!(
+        worst_hours <= 25,
+        "{case}: sunlit hours off by {worst_hours}"
+    );
+}
+
+#[test]
+fn reference_office_matches_radiance() {
+    check_room("06_office_overcast");
+}
+
+#[test]
+fn light_shelf_matches_radiance() {
+    check_room("08_lightshelf_mirror");
+}
+
+#[test]
+fn translucent_partition_matches_radiance() {
+    check_room("09_translucent_partition");
+}
