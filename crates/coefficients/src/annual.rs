@@ -12,6 +12,7 @@ use crate::coefficients::{daylight_coefficients, Coefficients, Sensor};
 use crate::sender::SkyRenderer;
 use crate::sun::direct_sun;
 use daylit_sky::gendaymtx::{sky_matrix, step_suns, MatrixError, Options as SkyOptions, SkyMatrix};
+use daylit_sky::patches::Subdivision;
 use daylit_sky::weather::Weather;
 
 /// Illuminance of every sensor at every step, lux, sensor-major (`[s * steps + h]`).
@@ -47,14 +48,10 @@ pub fn annual_illuminance(
     weather: &Weather,
     progress: &(dyn Fn(Stage) + Sync),
 ) -> Result<AnnualIlluminance, MatrixError> {
+    // Sky matrices come in Reinhart patches only.
     let mf = match sky.patches {
-        daylit_sky::patches::Subdivision::Reinhart(mf) => mf,
-        other => {
-            return Err(MatrixError::Subdivision(match other {
-                daylit_sky::patches::Subdivision::ShirleyChiu(n) => n,
-                daylit_sky::patches::Subdivision::Reinhart(n) => n,
-            }))
-        }
+        Subdivision::Reinhart(mf) => mf,
+        Subdivision::ShirleyChiu(n) => return Err(MatrixError::Subdivision(n)),
     };
     let full_opts = SkyOptions {
         mf,

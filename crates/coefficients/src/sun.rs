@@ -8,12 +8,9 @@ use daylit_sky::gendaymtx::StepSun;
 use glam::DVec3;
 use rayon::prelude::*;
 
-/// Luminous efficacy RADIANCE uses to turn visible W/m² into lux.
-pub const EFFICACY: f64 = 179.0;
-
 /// Illuminance (lux) of RGB irradiance in visible W/m²: 179 (0.265 R + 0.670 G + 0.065 B).
 pub fn lux(v: DVec3) -> f64 {
-    EFFICACY * (0.265 * v.x + 0.670 * v.y + 0.065 * v.z)
+    DVec3::from_array(daylit_matrix::LUX_WEIGHTS).dot(v)
 }
 
 /// Direct-sun illuminance (lux) at every sensor for every step: sensor-major,

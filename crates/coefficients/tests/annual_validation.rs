@@ -30,7 +30,7 @@ fn f32s_gz(path: &Path) -> Vec<f32> {
 }
 
 fn lux(r: f64, g: f64, b: f64) -> f64 {
-    179.0 * (0.265 * r + 0.670 * g + 0.065 * b)
+    daylit_coefficients::sun::lux(DVec3::new(r, g, b))
 }
 
 fn metrics(values: &[f32], sun: &[f32], sensors: usize, schedule: &Schedule) -> AnnualMetrics {

@@ -50,6 +50,8 @@ pub(crate) struct ContribTable {
     pub spec: ContribSpec,
     /// Bin offset of each modifier.
     offsets: Vec<usize>,
+    /// Values gathered per sensor: all bins, twice with `split_direct`.
+    len: usize,
     /// Slot of each compiled shape's modifier, `u32::MAX` when it does not contribute.
     pub shape_slot: Vec<u32>,
     /// Slot of each source's modifier (distant sources are found by direction).
@@ -85,9 +87,11 @@ impl Renderer {
             offsets.push(at);
             at += m.bins;
         }
+        let len = at * (1 + usize::from(spec.split_direct));
         self.contrib = Some(Box::new(ContribTable {
             spec,
             offsets,
+            len,
             shape_slot,
             source_slot,
         }));
@@ -95,9 +99,7 @@ impl Renderer {
 
     /// Number of values a context gathers per sensor (0 without contributions).
     pub fn contrib_len(&self) -> usize {
-        self.contrib.as_ref().map_or(0, |t| {
-            t.spec.total_bins() * (1 + usize::from(t.spec.split_direct))
-        })
+        self.contrib.as_ref().map_or(0, |t| t.len)
     }
 
     /// Records ray `r`, which reached a surface of modifier slot `slot` with value `value`.
@@ -118,15 +120,15 @@ impl Renderer {
             c *= value;
         }
         let at = t.offsets[slot as usize] + bin;
-        let len = t.spec.total_bins() * (1 + usize::from(t.spec.split_direct));
-        if ctx.contrib.len() < len {
-            ctx.contrib.resize(len, DVec3::ZERO);
+        // A context made before the contributions were set has no bins yet.
+        if ctx.contrib.len() < t.len {
+            ctx.contrib.resize(t.len, DVec3::ZERO);
         }
         ctx.contrib[at] += c;
         // Straight from the sensor's hemisphere: one ambient "reflection" at the sensor and
         // nothing but transmission since.
         if t.spec.split_direct && r.level <= 1 && r.adepth <= 1 && r.crtype & SHADOW == 0 {
-            ctx.contrib[t.spec.total_bins() + at] += c;
+            ctx.contrib[t.len / 2 + at] += c;
         }
     }
 }
