@@ -10,6 +10,7 @@ mod gendaymtx;
 mod getinfo;
 mod oconv;
 mod output;
+mod rcontrib;
 mod rpict;
 mod rtrace;
 mod sampling;
@@ -74,6 +75,10 @@ enum Cmd {
     /// RADIANCE's rtrace: radiance and irradiance (-ov -I -i) and geometric outputs for rays.
     #[command(disable_help_flag = true)]
     Rtrace(rtrace::Args),
+    /// RADIANCE's rcontrib: contribution coefficients of modifiers (sky patches, windows,
+    /// lights) for rays or sensors, binned by `-b` expressions, all bins in one pass.
+    #[command(disable_help_flag = true)]
+    Rcontrib(rcontrib::Args),
     /// RADIANCE's rpict: a picture of a view, as RGBE HDR on standard output.
     #[command(disable_help_flag = true)]
     Rpict(rpict::Args),
@@ -126,6 +131,7 @@ fn main() -> ExitCode {
             Cmd::Dctimestep(a) => dctimestep::run(&a),
             Cmd::Rtrace(a) => rtrace::run(&a),
             Cmd::Rpict(a) => rpict::run(&a),
+            Cmd::Rcontrib(a) => rcontrib::run(&a),
             Cmd::Render(a) => rpict::run_render(&a),
         }
     };
@@ -150,6 +156,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "dctimestep" => dctimestep::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),
         "rpict" => rpict::run_radiance(args),
+        "rcontrib" => rcontrib::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -196,7 +196,7 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
     Ok(o)
 }
 
-fn read_rays(fmt: char) -> anyhow::Result<Vec<Ray>> {
+pub(crate) fn read_rays(fmt: char) -> anyhow::Result<Vec<Ray>> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)

@@ -4,7 +4,7 @@
 use daylit_compile::compile;
 use daylit_scene::{load_scene_then_text, LoadOptions, SceneError};
 use daylit_sky::patches::Subdivision;
-use daylit_transport::contrib::{ContribModifier, ContribSpec};
+use daylit_transport::contrib::{BinRay, ContribModifier, ContribSpec};
 use daylit_transport::{Options, Renderer, TransportError};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -66,7 +66,7 @@ pub fn sky_scene(
     }
     let compiled = compile(&scene);
     let mut renderer = Renderer::new(scene, compiled, opts, &load.raypath)?;
-    let bin = move |d: glam::DVec3| Some(patches.index(d));
+    let bin = move |r: &BinRay| Some(patches.index(r.dir));
     renderer.set_contributions(ContribSpec {
         modifiers: vec![ContribModifier {
             modifier: glow,

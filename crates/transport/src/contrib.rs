@@ -10,8 +10,25 @@ use daylit_scene::PrimId;
 use glam::DVec3;
 use std::sync::Arc;
 
-/// Maps a ray direction (unit, pointing away from the scene) to a bin, `None` to ignore it.
-pub type BinFn = Arc<dyn Fn(DVec3) -> Option<usize> + Send + Sync>;
+/// What a bin function sees of a ray that reached a contributing modifier: the ray variables
+/// rcontrib's bin expressions read (`Dx`, `Px`, `Nx`, `T`, ...), in world coordinates.
+#[derive(Clone, Copy, Debug)]
+pub struct BinRay {
+    /// The ray's origin.
+    pub org: DVec3,
+    /// Unit direction, pointing from the origin towards the modifier's surface (away from
+    /// the scene for the sky).
+    pub dir: DVec3,
+    /// Where the ray met the surface (far along the ray for a distant source).
+    pub point: DVec3,
+    /// The surface normal there (against the ray for a distant source).
+    pub normal: DVec3,
+    /// Distance travelled.
+    pub dist: f64,
+}
+
+/// Maps a ray to a bin, `None` to ignore it.
+pub type BinFn = Arc<dyn Fn(&BinRay) -> Option<usize> + Send + Sync>;
 
 /// One contributing modifier and how its hits are binned.
 #[derive(Clone)]
@@ -102,15 +119,23 @@ impl Renderer {
         self.contrib.as_ref().map_or(0, |t| t.len)
     }
 
-    /// Records ray `r`, which reached a surface of modifier slot `slot` with value `value`.
-    pub(crate) fn record(&self, r: &RayState, slot: u32, value: DVec3, ctx: &mut crate::Ctx) {
+    /// Records ray `r`, which reached a surface of modifier slot `slot` at `at` with value
+    /// `value`.
+    pub(crate) fn record(
+        &self,
+        r: &RayState,
+        at: &BinRay,
+        slot: u32,
+        value: DVec3,
+        ctx: &mut crate::Ctx,
+    ) {
         let Some(t) = self.contrib.as_deref() else {
             return;
         };
         let m = &t.spec.modifiers[slot as usize];
         let bin = match &m.bin {
             None => 0,
-            Some(f) => match f(r.dir) {
+            Some(f) => match f(at) {
                 Some(b) if b < m.bins => b,
                 _ => return,
             },

@@ -96,6 +96,23 @@ impl Options {
         }
     }
 
+    /// `rcontrib`'s defaults in RADIANCE 6.0a (`rcontrib -defaults`): one bounce at 350
+    /// divisions, no super-samples, no shadow threshold, -lw 2e-3, -dj .9, -st .02.
+    pub fn rcontrib() -> Options {
+        Options {
+            ab: 1,
+            ad: 350,
+            as_: 0,
+            aa: 0.0,
+            dj: 0.9,
+            dt: 0.0,
+            dr: 3,
+            st: 0.02,
+            lw: 2e-3,
+            ..Options::rtrace()
+        }
+    }
+
     /// Parses one option at `args[i]`. Returns the number of words used, 0 if the word is not a
     /// rendering option, or an error naming the option and what it expected.
     pub fn parse_arg(&mut self, args: &[String], i: usize) -> Result<usize, String> {

@@ -391,7 +391,9 @@ pub fn find_sources(
         if theta <= FTINY {
             continue;
         }
-        let omega = 2.0 * PI * (1.0 - theta.cos());
+        // RADIANCE keeps a source's solid angle in single precision; rounding it so decides
+        // which tangent directions a hemisphere dome still contains (the horizon, for one).
+        let omega = (2.0 * PI * (1.0 - theta.cos())) as f32 as f64;
         let u = perpendicular(ds.dir) * 0.5 * omega.sqrt();
         let v = ds.dir.cross(u);
         out.push(Source {

@@ -1,6 +1,7 @@
 //! Following a ray: intersection, the hit surface's modifiers, and the materials that are not
 //! RADIANCE's "normal" ones (`glass`, `dielectric`, `mirror`, the emitters, `antimatter`).
 
+use crate::contrib::BinRay;
 use crate::material::{LightKind, Material, Mixture, Modifier};
 use crate::{Ctx, Renderer, ShapeMod};
 use daylit_geometry::{Ray, FTINY};
@@ -231,6 +232,8 @@ impl Renderer {
             .closest_hit_filtered(&ray, tmin, FHUGE, |p| Some(p) != from);
         // The contributing modifier slot of what the ray reached, when gathering.
         let mut slot = None;
+        // Where it reached it: point, normal, distance (a distant source when `None`).
+        let mut reached = None;
         let mut out = match hit {
             Some(h) => {
                 let sm = self.shape_mods[h.prim as usize];
@@ -249,6 +252,7 @@ impl Renderer {
                         .rsrc
                         .is_none_or(|i| self.sources[i as usize].shape == Some(h.prim));
                     slot = Some(t.shape_slot[h.prim as usize]).filter(|_| on_source);
+                    reached = Some((h.point, h.normal, h.t));
                 }
                 ctx.medium = None;
                 let value = self.shade(r, &s, sm, ctx);
@@ -263,7 +267,16 @@ impl Renderer {
             }
         };
         if let Some(k) = slot.filter(|&k| k != u32::MAX) {
-            self.record(r, k, out.value, ctx);
+            let (point, normal, dist) =
+                reached.unwrap_or((r.org + r.dir * FHUGE, -r.dir, FHUGE));
+            let at = BinRay {
+                org: r.org,
+                dir: r.dir,
+                point,
+                normal,
+                dist,
+            };
+            self.record(r, &at, k, out.value, ctx);
         }
         let cext = ctx.medium.take().unwrap_or(r.cext);
         if cext.max_element() > 0.0 {

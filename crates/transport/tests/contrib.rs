@@ -5,7 +5,7 @@
 
 use daylit_compile::compile;
 use daylit_scene::{load_scene_then_text, LoadOptions, Scene};
-use daylit_transport::contrib::{ContribModifier, ContribSpec};
+use daylit_transport::contrib::{BinRay, ContribModifier, ContribSpec};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
 use std::path::Path;
@@ -51,7 +51,8 @@ fn renderer(values: bool) -> Renderer {
     .unwrap();
     let id = |name: &str| r.scene.find_modifier(name).unwrap();
     // Sky bins by altitude band, so that binning itself is exercised.
-    let bands = |d: DVec3| {
+    let bands = |r: &BinRay| {
+        let d = r.dir;
         Some(((d.z.clamp(0.0, 1.0).asin() / std::f64::consts::FRAC_PI_2) * 3.999) as usize)
     };
     let spec = ContribSpec {
