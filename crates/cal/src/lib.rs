@@ -7,8 +7,11 @@
 //! * [`EvalState`] is the per-thread scratch space; evaluation does not
 //!   allocate once the state has warmed up.
 //! * Files are found with RADIANCE's RAYPATH rules ([`RayPath`]); the
-//!   embedded library (`rayinit.cal`, `skybright.cal`, `perezlum.cal`)
-//!   answers when a file is not on disk.
+//!   embedded library (`rayinit.cal`, `skybright.cal`, `perezlum.cal`, and
+//!   the sky and hemisphere bins `tregenza.cal`, `reinhart.cal`,
+//!   `reinhartb.cal`, `disk2square.cal`, `klems_full.cal`, `klems_half.cal`,
+//!   `klems_quarter.cal`, `cieskyscan.cal`) answers when a file is not on
+//!   disk.
 //!
 //! Semantics follow RADIANCE's calcomp: `:` marks constant definitions,
 //! later definitions replace earlier ones, names are looked up at link time

@@ -6,6 +6,15 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
     ("rayinit.cal", include_str!("lib/rayinit.cal")),
     ("skybright.cal", include_str!("lib/skybright.cal")),
     ("perezlum.cal", include_str!("lib/perezlum.cal")),
+    // Sky and hemisphere bins for rcontrib/rfluxmtx.
+    ("tregenza.cal", include_str!("lib/tregenza.cal")),
+    ("reinhart.cal", include_str!("lib/reinhart.cal")),
+    ("reinhartb.cal", include_str!("lib/reinhartb.cal")),
+    ("disk2square.cal", include_str!("lib/disk2square.cal")),
+    ("klems_full.cal", include_str!("lib/klems_full.cal")),
+    ("klems_half.cal", include_str!("lib/klems_half.cal")),
+    ("klems_quarter.cal", include_str!("lib/klems_quarter.cal")),
+    ("cieskyscan.cal", include_str!("lib/cieskyscan.cal")),
 ];
 
 /// Text of an embedded file by exact name (no directory part).

@@ -11,6 +11,7 @@ mod getinfo;
 mod oconv;
 mod output;
 mod rcontrib;
+mod rfluxmtx;
 mod rpict;
 mod rtrace;
 mod sampling;
@@ -79,6 +80,10 @@ enum Cmd {
     /// lights) for rays or sensors, binned by `-b` expressions, all bins in one pass.
     #[command(disable_help_flag = true)]
     Rcontrib(rcontrib::Args),
+    /// RADIANCE's rfluxmtx: daylight coefficients (and flux matrices) for the receivers that
+    /// `#@rfluxmtx` annotations describe, rays or sensors from standard input (sender `-`).
+    #[command(disable_help_flag = true)]
+    Rfluxmtx(rfluxmtx::Args),
     /// RADIANCE's rpict: a picture of a view, as RGBE HDR on standard output.
     #[command(disable_help_flag = true)]
     Rpict(rpict::Args),
@@ -132,6 +137,7 @@ fn main() -> ExitCode {
             Cmd::Rtrace(a) => rtrace::run(&a),
             Cmd::Rpict(a) => rpict::run(&a),
             Cmd::Rcontrib(a) => rcontrib::run(&a),
+            Cmd::Rfluxmtx(a) => rfluxmtx::run(&a),
             Cmd::Render(a) => rpict::run_render(&a),
         }
     };
@@ -157,6 +163,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rtrace" => rtrace::run_radiance(args),
         "rpict" => rpict::run_radiance(args),
         "rcontrib" => rcontrib::run_radiance(args),
+        "rfluxmtx" => rfluxmtx::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -134,7 +134,9 @@ pub fn parse_format(prog: &str, f: &str) -> anyhow::Result<(char, char)> {
     match c[..] {
         [i] if "adf".contains(i) => Ok((i, i)),
         [i, o] if "adf".contains(i) && "adfc".contains(o) => Ok((i, o)),
-        _ => bail!("{prog}: illegal i/o format -f{f} (expected one of a, f, d, then one of a, f, d, c)"),
+        _ => bail!(
+            "{prog}: illegal i/o format -f{f} (expected one of a, f, d, then one of a, f, d, c)"
+        ),
     }
 }
 
@@ -151,6 +153,20 @@ pub fn switch(a: &str, name: &str, cur: bool) -> Option<bool> {
 /// Parses rcontrib's arguments.
 fn parse(args: &[String]) -> anyhow::Result<Job> {
     let mut job = Job::new(format!("rcontrib {}", args.join(" ")));
+    let i = parse_options(&mut job, args, "rcontrib")?;
+    job.scene = args[i..].iter().map(PathBuf::from).collect();
+    if job.scene.is_empty() {
+        bail!("rcontrib: no scene given (an octree from daylit oconv, or scene files)");
+    }
+    if job.receivers.is_empty() {
+        bail!("rcontrib: no modifiers given (-m name or -M file)");
+    }
+    Ok(job)
+}
+
+/// Reads rcontrib's options into `job` up to the first word that is not one (or `-`), and
+/// returns that word's index. `prog` names the program in errors.
+pub fn parse_options(job: &mut Job, args: &[String], prog: &str) -> anyhow::Result<usize> {
     let (mut out, mut params, mut bin, mut count) = (None, None, None, None);
     let mut i = 0;
     while i < args.len() {
@@ -161,17 +177,17 @@ fn parse(args: &[String]) -> anyhow::Result<Job> {
         let value = |k: usize| -> anyhow::Result<String> {
             args.get(i + k)
                 .cloned()
-                .with_context(|| format!("rcontrib: option {a} needs a value"))
+                .with_context(|| format!("{prog}: option {a} needs a value"))
         };
         let whole = |k: usize| -> anyhow::Result<usize> {
             let v = value(k)?;
             v.parse()
-                .with_context(|| format!("rcontrib: {a} expects a whole number, found \"{v}\""))
+                .with_context(|| format!("{prog}: {a} expects a whole number, found \"{v}\""))
         };
         let used = job
             .render
             .parse_arg(args, i)
-            .map_err(|e| anyhow::anyhow!("rcontrib: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("{prog}: {e}"))?;
         if used > 0 {
             i += used;
             continue;
@@ -212,7 +228,7 @@ fn parse(args: &[String]) -> anyhow::Result<Job> {
                     } else {
                         let f = value(1)?;
                         let text = std::fs::read_to_string(&f)
-                            .with_context(|| format!("rcontrib: cannot read modifier file {f}"))?;
+                            .with_context(|| format!("{prog}: cannot read modifier file {f}"))?;
                         text.split_whitespace().map(str::to_string).collect()
                     };
                     for name in names {
@@ -227,26 +243,19 @@ fn parse(args: &[String]) -> anyhow::Result<Job> {
                         });
                     }
                 }
-                "-r" => bail!("rcontrib: -r (recover) is not in this version of daylit"),
+                "-r" => bail!("{prog}: -r (recover) is not in this version of daylit"),
                 _ => match a.strip_prefix("-f") {
                     Some(f) => {
-                        (job.fmt_in, job.fmt_out) = parse_format("rcontrib", f)?;
+                        (job.fmt_in, job.fmt_out) = parse_format(prog, f)?;
                         take = 0;
                     }
-                    None => bail!("rcontrib: unknown option {a}"),
+                    None => bail!("{prog}: unknown option {a}"),
                 },
             }
         }
         i += 1 + take;
     }
-    job.scene = args[i..].iter().map(PathBuf::from).collect();
-    if job.scene.is_empty() {
-        bail!("rcontrib: no scene given (an octree from daylit oconv, or scene files)");
-    }
-    if job.receivers.is_empty() {
-        bail!("rcontrib: no modifiers given (-m name or -M file)");
-    }
-    Ok(job)
+    Ok(i)
 }
 
 thread_local! {
@@ -737,7 +746,9 @@ fn open_streams(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec
                 let tmp = tempfile::Builder::new()
                     .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
                     .tempfile_in(dir)
-                    .with_context(|| format!("{prog}: cannot open '{}' for writing", p.display()))?;
+                    .with_context(|| {
+                        format!("{prog}: cannot open '{}' for writing", p.display())
+                    })?;
                 Out::File(std::io::BufWriter::new(tmp))
             }
         };
@@ -803,9 +814,9 @@ fn finish_streams(outs: Vec<Out>, streams: &[Stream], prog: &str) -> anyhow::Res
             },
             Out::File(w) => {
                 let path = s.path.as_ref().expect("file streams have a path");
-                let tmp = w
-                    .into_inner()
-                    .map_err(|e| anyhow::anyhow!("{prog}: cannot write {}: {}", path.display(), e.error()))?;
+                let tmp = w.into_inner().map_err(|e| {
+                    anyhow::anyhow!("{prog}: cannot write {}: {}", path.display(), e.error())
+                })?;
                 tmp.persist(path)
                     .with_context(|| format!("{prog}: cannot replace {}", path.display()))?;
             }
@@ -826,7 +837,10 @@ mod tests {
         let (n, s, d) = output_name("all.mtx", "m", 3).unwrap();
         assert_eq!(n, "all.mtx");
         assert!(!s && !d);
-        assert_eq!(output_name("%-4s|%5d%%", "ab", 12).unwrap().0, "ab  |   12%");
+        assert_eq!(
+            output_name("%-4s|%5d%%", "ab", 12).unwrap().0,
+            "ab  |   12%"
+        );
         assert!(output_name("%s%s", "a", 0).is_err());
         assert!(output_name("%f", "a", 0).is_err());
     }

@@ -11,8 +11,12 @@ fn dir() -> PathBuf {
 }
 
 fn rcontrib(args: &[&str], stdin: &Path, cwd: &Path) -> Output {
+    run("rcontrib", args, stdin, cwd)
+}
+
+fn run(prog: &str, args: &[&str], stdin: &Path, cwd: &Path) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_daylit"))
-        .arg("rcontrib")
+        .arg(prog)
         .args(args)
         .current_dir(cwd)
         // daylit's own bin functions, not RADIANCE's files.
@@ -22,7 +26,7 @@ fn rcontrib(args: &[&str], stdin: &Path, cwd: &Path) -> Output {
         .unwrap();
     assert!(
         out.status.success(),
-        "rcontrib {args:?} failed: {}",
+        "{prog} {args:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out
@@ -36,7 +40,7 @@ fn split(out: &[u8]) -> (Vec<String>, Vec<Vec<f64>>) {
         .lines()
         .skip(1)
         .filter(|l| {
-            !["rcontrib", "CAPDATE=", "GMT=", "SOFTWARE="]
+            !["rcontrib", "rfluxmtx", "CAPDATE=", "GMT=", "SOFTWARE="]
                 .iter()
                 .any(|p| l.starts_with(p))
         })
@@ -77,7 +81,16 @@ fn tregenza_bins_match_rcontrib_exactly() {
     let d = dir();
     let out = rcontrib(
         &[
-            "-ab", "0", "-f", "tregenza.cal", "-b", "tbin", "-bn", "146", "-m", "skyglow",
+            "-ab",
+            "0",
+            "-f",
+            "tregenza.cal",
+            "-b",
+            "tbin",
+            "-bn",
+            "146",
+            "-m",
+            "skyglow",
             sky_scene().to_str().unwrap(),
         ],
         &d.join("dirs.txt"),
@@ -97,8 +110,27 @@ fn reinhart_params_records_and_contributions_match_rcontrib() {
     let d = dir();
     let out = rcontrib(
         &[
-            "-ab", "0", "-V+", "-c", "4", "-f", "reinhartb.cal", "-p", "MF=2", "-b", "rbin",
-            "-bn", "Nrbins", "-m", "skyglow", "-b", "0", "-bn", "1", "-m", "groundglow",
+            "-ab",
+            "0",
+            "-V+",
+            "-c",
+            "4",
+            "-f",
+            "reinhartb.cal",
+            "-p",
+            "MF=2",
+            "-b",
+            "rbin",
+            "-bn",
+            "Nrbins",
+            "-m",
+            "skyglow",
+            "-b",
+            "0",
+            "-bn",
+            "1",
+            "-m",
+            "groundglow",
             sky_scene().to_str().unwrap(),
         ],
         &d.join("dirs.txt"),
@@ -110,7 +142,38 @@ fn reinhart_params_records_and_contributions_match_rcontrib() {
     assert_eq!(rows.len(), 100);
     for (k, (a, b)) in rows.iter().zip(&want).enumerate() {
         for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() <= 1e-6 * y.abs().max(1.0), "record {k}: {x} vs {y}");
+            assert!(
+                (x - y).abs() <= 1e-6 * y.abs().max(1.0),
+                "record {k}: {x} vs {y}"
+            );
+        }
+    }
+}
+
+/// rfluxmtx with the sender `-`: receivers from `#@rfluxmtx` annotations, bins computed
+/// natively, against RADIANCE's rfluxmtx (the ground with a Reinhart MF:2 sky, a
+/// Shirley-Chiu 6×6 sky, and a full Klems basis on a polygon, which also makes a scene of
+/// a single flat surface).
+#[test]
+fn rfluxmtx_receivers_match_radiance_exactly() {
+    let d = dir();
+    for (name, bins) in [("sky", 578), ("sc", 36), ("klems", 145)] {
+        let out = run(
+            "rfluxmtx",
+            &["-ab", "0", "-", &format!("receivers_{name}.rad")],
+            &d.join("dirs.txt"),
+            &d,
+        );
+        let (head, rows) = split(&out.stdout);
+        assert_eq!(
+            head,
+            golden_header(&format!("header_rflux_{name}.txt")),
+            "{name}"
+        );
+        let want = sparse(&format!("rflux_{name}.txt"), 400, bins);
+        assert_eq!(rows.len(), 400, "{name}");
+        for (k, (a, b)) in rows.iter().zip(&want).enumerate() {
+            assert_eq!(a, b, "{name}: ray {k}");
         }
     }
 }
@@ -124,8 +187,25 @@ fn office_daylight_coefficients_match_rcontrib() {
     let office = dir().join("../../../../validation/scenes/06_office_overcast");
     let out = rcontrib(
         &[
-            "-I+", "-ab", "2", "-ad", "65536", "-lw", "1e-6", "-f", "tregenza.cal", "-b", "tbin",
-            "-bn", "146", "-m", "skyglow", "-m", "groundglow", "-seed", "3",
+            "-I+",
+            "-ab",
+            "2",
+            "-ad",
+            "65536",
+            "-lw",
+            "1e-6",
+            "-f",
+            "tregenza.cal",
+            "-b",
+            "tbin",
+            "-bn",
+            "146",
+            "-m",
+            "skyglow",
+            "-m",
+            "groundglow",
+            "-seed",
+            "3",
             sky_scene().to_str().unwrap(),
             "scene.rad",
         ],
@@ -150,15 +230,32 @@ fn office_daylight_coefficients_match_rcontrib() {
     }
     // Measured: MARD 0.7%, worst 3.9% (the deepest sensors, whose values are a twentieth
     // of those by the window; RADIANCE against itself scatters as much).
-    assert!(mard < 0.02, "sensor sums differ by {:.1}% on average", mard * 100.0);
-    assert!(worst < 0.07, "worst sensor sum differs by {:.1}%", worst * 100.0);
+    assert!(
+        mard < 0.02,
+        "sensor sums differ by {:.1}% on average",
+        mard * 100.0
+    );
+    assert!(
+        worst < 0.07,
+        "worst sensor sum differs by {:.1}%",
+        worst * 100.0
+    );
     // Whole-room totals per column group: ground, then the 7 Tregenza bands and the cap.
     let total = |m: &[Vec<f64>], cols: std::ops::Range<usize>| -> f64 {
         m.iter()
             .map(|r| cols.clone().map(|c| r[3 * c]).sum::<f64>())
             .sum()
     };
-    let bands = [1..31, 31..61, 61..85, 85..109, 109..127, 127..139, 139..145, 145..146];
+    let bands = [
+        1..31,
+        31..61,
+        61..85,
+        85..109,
+        109..127,
+        127..139,
+        139..145,
+        145..146,
+    ];
     for (k, b) in bands.into_iter().enumerate() {
         let (x, y) = (total(&ours, b.clone()), total(&theirs, b));
         // The zenith cap cannot be seen through the vertical window: zero in both.
@@ -182,9 +279,15 @@ fn bad_arguments_are_refused_clearly() {
     };
     for (args, msg) in [
         (vec!["-b", "tbin", "-m", "skyglow", "sky.rad"], "bin count"),
-        (vec!["-b", "3", "-m", "skyglow", "sky.rad"], "non-zero constant"),
+        (
+            vec!["-b", "3", "-m", "skyglow", "sky.rad"],
+            "non-zero constant",
+        ),
         (vec!["-m", "void", "sky.rad"], "void"),
-        (vec!["-m", "skyglow", "-m", "skyglow", "sky.rad"], "duplicate"),
+        (
+            vec!["-m", "skyglow", "-m", "skyglow", "sky.rad"],
+            "duplicate",
+        ),
         (vec!["-fz", "-m", "skyglow", "sky.rad"], "format"),
         (vec!["sky.rad"], "no modifiers"),
     ] {

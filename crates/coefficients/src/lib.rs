@@ -8,9 +8,12 @@
 //!   correction.
 //! - [`sun`]: the direct-sun term, one sharp sun per time step.
 //! - [`annual`]: the year, E = DC·S − DC_d·S_ds + E_sun (thesis eq. 6.4).
+//! - [`rfluxmtx`]: `#@rfluxmtx` receiver files, and native bin functions equal to the
+//!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE).
 
 pub mod annual;
 pub mod coefficients;
+pub mod rfluxmtx;
 pub mod sender;
 pub mod sun;
 

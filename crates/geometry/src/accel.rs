@@ -178,7 +178,9 @@ impl Accel {
         if opts.reinsertion > 0.0 {
             reinsertion.run(&mut bvh2, opts.reinsertion, None);
         }
-        let use_cw = opts.layout == BvhLayout::Cwbvh;
+        // obvhs's compressed tree of a lone flat shape (a box of no thickness) misses every
+        // ray; one shape gains nothing from it anyway.
+        let use_cw = opts.layout == BvhLayout::Cwbvh && accel.shapes.len() > 1;
         if use_cw {
             let cw = bvh2_to_cwbvh(&bvh2, opts.max_prims_per_leaf.clamp(1, 3), true, false);
             if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH {
@@ -189,8 +191,8 @@ impl Accel {
                 return accel;
             }
             // Degenerate nesting: fall back to the BVH2, whose stack grows as needed.
-            accel.layout = BvhLayout::Bvh2;
         }
+        accel.layout = BvhLayout::Bvh2;
         collapse(&mut bvh2, opts.max_prims_per_leaf.clamp(1, 255), 3.0);
         if opts.reinsertion > 0.0 {
             reinsertion.run(&mut bvh2, opts.reinsertion * 2.0, None);

@@ -416,3 +416,37 @@ fn empty_and_single() {
     let (lo, hi) = a.bounds();
     assert_eq!((lo, hi), (v(-1., -1., 4.), v(1., 1., 6.)));
 }
+
+/// A scene of one flat shape has a bounding box of no thickness: rays must still find it
+/// (the box of a lone receiver or ground plane), whatever the tree layout.
+#[test]
+fn single_flat_shape() {
+    for shape in [
+        Shape::from(
+            Polygon::new(vec![
+                v(-3., -3., 2.),
+                v(-3., 3., 2.),
+                v(3., 3., 2.),
+                v(3., -3., 2.),
+            ])
+            .unwrap(),
+        ),
+        Shape::from(Triangle::new([v(-3., -3., 2.), v(3., -3., 2.), v(0., 3., 2.)]).unwrap()),
+    ] {
+        let a = Accel::build(vec![shape]);
+        for d in [v(0., 0., 1.), v(0.3, -0.2, 1.), v(0., 0., -1.)] {
+            let o = if d.z > 0.0 {
+                v(0., 0., 0.)
+            } else {
+                v(0., 0., 5.)
+            };
+            let r = Ray::new(o, d.normalize());
+            let h = a.closest_hit(&r, 0., f64::INFINITY);
+            assert!(
+                h.is_some_and(|h| (h.point.z - 2.).abs() < 1e-9),
+                "{d:?}: {h:?}"
+            );
+            assert!(a.any_hit(&r, 0., f64::INFINITY));
+        }
+    }
+}

@@ -10,12 +10,16 @@
 //!   bands split into `mf` rows with `mf ×` as many patches), and within a row by azimuth
 //!   from north towards east, the first patch centred on north; the last bin is the zenith
 //!   cap. `Reinhart(1)` is the 145-patch Tregenza sky ([`Subdivision::TREGENZA`]).
+//!   (`daylit_coefficients::rfluxmtx` has the same bins in any frame, as rfluxmtx's `h=rN`.)
 //! * [`Subdivision::ShirleyChiu`] `(side)`: raytraverse's square grid (seed 004, Fig. 7): each
 //!   hemisphere is mapped to a unit square by Shirley and Chiu's concentric disk-to-square
 //!   map, with the radius on the disk `√(1 − |z|)` so that equal areas in the square are equal
 //!   solid angles; the square is cut into `side × side` cells of `2π/side²` sr each. Bins
 //!   `0 .. side²` are the sky (z ≥ 0), bins `side² .. 2·side²` the ground, numbered as
 //!   raytraverse's `xyz2uv`/`uv2bin` do: `bin = i·side + j` with `i` from `u` and `j` from `v`.
+//!   This is *not* RADIANCE's `h=scN` / `disk2square.cal` `scbin`, whose disk radius is
+//!   `sin θ` (equal projected solid angles) over one hemisphere: that one is
+//!   `daylit_coefficients::rfluxmtx::Basis::ShirleyChiu`.
 
 use glam::DVec3;
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
@@ -68,7 +72,13 @@ impl Subdivision {
     /// The bin a direction falls in (`dir` need not be normalised; a zero or non-finite
     /// vector falls in bin 0).
     pub fn index(&self, dir: DVec3) -> usize {
-        let d = dir.normalize_or_zero();
+        // A unit vector is used as given, as rcontrib does: renormalising could move a
+        // direction on a bin edge by a rounding step.
+        let d = if (dir.length_squared() - 1.0).abs() <= 1e-12 {
+            dir
+        } else {
+            dir.normalize_or_zero()
+        };
         match *self {
             Subdivision::Reinhart(mf) => reinhart_index(mf.max(1) as usize, d),
             Subdivision::ShirleyChiu(side) => shirley_chiu_index(side.max(1) as usize, d),
@@ -173,11 +183,12 @@ fn reinhart_index(mf: usize, d: DVec3) -> usize {
     if d.z <= 0.0 || !d.is_finite() {
         return 0;
     }
-    let alt = d.z.min(1.0).asin().to_degrees();
-    let mut azi = d.x.atan2(d.y).to_degrees();
-    if azi < 0.0 {
-        azi += 360.0;
-    }
+    // RADIANCE's expression reader turns the file's `/DEGREE` into a product with the
+    // reciprocal, and wraps negative azimuths in radians: the same rounding here.
+    const RECIP_DEGREE: f64 = 1.0 / (PI / 180.0);
+    let alt = d.z.min(1.0).asin() * RECIP_DEGREE;
+    let a = d.x.atan2(d.y);
+    let azi = if a < 0.0 { a + TAU } else { a } * RECIP_DEGREE;
     let alpha = 90.0 / (mf as f64 * 7.0 + 0.5);
     let row = ((alt / alpha).floor() as usize).min(7 * mf);
     let n = reinhart_row_len(mf, row);

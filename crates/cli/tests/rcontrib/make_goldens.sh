@@ -7,6 +7,7 @@
 #                      a second modifier with one bin, records of 4 rays (-c 4), contributions (-V+)
 #   office_dc.txt      rcontrib -I+ -ab 2 -ad 65536 -lw 1e-6 on the reference office's 32 sensors,
 #                      Tregenza bins plus the ground: daylight coefficients (stochastic)
+#   rflux_*.txt        rfluxmtx -ab 0 - receivers_*.rad (sparse): h=u with h=r2, h=sc6, h=kf
 #   header_*.txt       the header lines (minus command and dates) of the runs above
 # Needs RADIANCE 6.0a (scripts/setup-reference.sh installs it). About a minute on 2 cores.
 set -euo pipefail
@@ -40,6 +41,12 @@ rcontrib -ab 0 -f tregenza.cal -b tbin -bn 146 -m skyglow "$oct" < dirs.txt > "$
 sparse < "$tmp/out.txt" > tregenza.txt; head_lines < "$tmp/out.txt" > header_tregenza.txt
 rcontrib -ab 0 -V+ -c 4 -f reinhartb.cal -p MF=2 -b rbin -bn Nrbins -m skyglow -b 0 -bn 1 -m groundglow "$oct" < dirs.txt > "$tmp/out.txt"
 sparse < "$tmp/out.txt" > reinhart2.txt; head_lines < "$tmp/out.txt" > header_reinhart2.txt
+# rfluxmtx with the sender '-' and annotated receivers: Reinhart MF:2 with the ground,
+# Shirley-Chiu 6x6, full Klems on a polygon.
+for r in sky sc klems; do
+  rfluxmtx -ab 0 - "receivers_$r.rad" < dirs.txt > "$tmp/out.txt"
+  sparse < "$tmp/out.txt" > "rflux_$r.txt"; head_lines < "$tmp/out.txt" > "header_rflux_$r.txt"
+done
 office="$root/validation/scenes/06_office_overcast"
 (cd "$office" && oconv "$here/sky.rad" scene.rad) > "$tmp/office.oct"
 (cd "$office" && rcontrib -n 2 -I+ -ab 2 -ad 65536 -lw 1e-6 -f tregenza.cal -b tbin -bn 146 -m skyglow -m groundglow "$tmp/office.oct" < sensors.pts) > "$tmp/out.txt"
