@@ -4,13 +4,15 @@
 //! drawn as its grid cell; any other sensor as a square whose side is the median distance
 //! (in plan) from a sensor to its nearest neighbour. Colours run along a viridis-like scale
 //! from [`MapSpec::range`]'s low end (dark blue) to its high end (yellow), values outside
-//! the range clamped; a colour bar with numbers sits on the right. Text uses a DejaVu Sans
-//! subset compiled into the binary, so no system font is needed.
+//! the range clamped; a colour bar with numbers sits on the right. Palette, text (a DejaVu
+//! Sans subset compiled into the binary, so no system font is needed) and the colour bar come
+//! from `daylit-falsecolor`, shared with `daylit falsecolor`.
 
 use crate::metrics::AnnualMetrics;
 use crate::report::{check_count, write_atomic, ReportError};
 use crate::sensors::{Sensor, SensorSet, DEFAULT_SPACING};
-use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
+use daylit_falsecolor::legend::{ColourScale, LabelStyle};
+use daylit_falsecolor::{Palette, Raster};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -18,9 +20,6 @@ use std::path::{Path, PathBuf};
 pub const MAP_WIDTH: u32 = 1000;
 /// Height of every map, pixels.
 pub const MAP_HEIGHT: u32 = 760;
-
-/// DejaVu Sans, reduced to Latin characters (see `fonts/LICENSE-DejaVu.txt`).
-static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans-subset.ttf");
 
 /// Width of the legend strip on the right, pixels.
 const LEGEND_WIDTH: u32 = 170;
@@ -38,29 +37,9 @@ pub struct MapSpec {
     pub percent: bool,
 }
 
-/// The colour of position `t` (0..1, clamped) along the scale.
+/// The colour of position `t` (0..1, clamped) along the scale: viridis.
 pub fn colour(t: f64) -> [u8; 3] {
-    // Viridis sampled at ninths.
-    const STOPS: [[f64; 3]; 9] = [
-        [68.0, 1.0, 84.0],
-        [71.0, 44.0, 122.0],
-        [59.0, 81.0, 139.0],
-        [44.0, 113.0, 142.0],
-        [33.0, 144.0, 141.0],
-        [39.0, 173.0, 129.0],
-        [92.0, 200.0, 99.0],
-        [170.0, 220.0, 50.0],
-        [253.0, 231.0, 37.0],
-    ];
-    let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
-    let x = t * (STOPS.len() - 1) as f64;
-    let k = (x.floor() as usize).min(STOPS.len() - 2);
-    let f = x - k as f64;
-    let mut c = [0u8; 3];
-    for (ch, out) in c.iter_mut().enumerate() {
-        *out = (STOPS[k][ch] + f * (STOPS[k + 1][ch] - STOPS[k][ch])).round() as u8;
-    }
-    c
+    Palette::Viridis.display8(t)
 }
 
 /// The plan-view outline (x, y) of every sensor.
@@ -142,87 +121,9 @@ pub fn map_png(
         title: spec.title.clone(),
         message: e,
     };
-    let (w, h) = (MAP_WIDTH, MAP_HEIGHT);
-    let mut buf = vec![255u8; (w * h * 3) as usize];
-    draw(&mut buf, sensors, values, spec).map_err(err)?;
-    let mut png_bytes = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut png_bytes, w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| err(e.to_string()))?;
-        wr.write_image_data(&buf).map_err(|e| err(e.to_string()))?;
-    }
-    Ok(png_bytes)
-}
-
-/// An RGB buffer with the few drawing operations the maps need besides filled polygons.
-struct Canvas<'a> {
-    px: &'a mut [u8],
-    w: i32,
-    h: i32,
-}
-
-impl Canvas<'_> {
-    fn set(&mut self, x: i32, y: i32, c: [u8; 3], alpha: f32) {
-        if x < 0 || y < 0 || x >= self.w || y >= self.h {
-            return;
-        }
-        let k = 3 * (y * self.w + x) as usize;
-        for (ch, &v) in c.iter().enumerate() {
-            let old = self.px[k + ch] as f32;
-            self.px[k + ch] = (old + (v as f32 - old) * alpha.clamp(0.0, 1.0)).round() as u8;
-        }
-    }
-
-    fn rect(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, c: [u8; 3]) {
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                self.set(x, y, c, 1.0);
-            }
-        }
-    }
-
-    /// Draws `text` with its vertical centre at `y`; `align` 0 = left edge at `x`, 0.5 =
-    /// centred, 1 = right edge.
-    fn text(&mut self, font: &FontRef, text: &str, size: f32, x: f32, y: f32, align: f32) {
-        let scale = PxScale::from(size);
-        let sf = font.as_scaled(scale);
-        let mut width = 0.0;
-        let mut prev = None;
-        for ch in text.chars() {
-            let id = sf.glyph_id(ch);
-            if let Some(p) = prev {
-                width += sf.kern(p, id);
-            }
-            width += sf.h_advance(id);
-            prev = Some(id);
-        }
-        // Centre on the height of capitals and digits (about 0.73 em in DejaVu Sans).
-        let baseline = y + 0.365 * size;
-        let mut caret = x - align * width;
-        let mut prev = None;
-        for ch in text.chars() {
-            let id = sf.glyph_id(ch);
-            if let Some(p) = prev {
-                caret += sf.kern(p, id);
-            }
-            prev = Some(id);
-            let glyph = id.with_scale_and_position(scale, point(caret, baseline));
-            caret += sf.h_advance(id);
-            if let Some(g) = font.outline_glyph(glyph) {
-                let b = g.px_bounds();
-                g.draw(|gx, gy, cov| {
-                    self.set(
-                        b.min.x as i32 + gx as i32,
-                        b.min.y as i32 + gy as i32,
-                        [0; 3],
-                        cov,
-                    )
-                });
-            }
-        }
-    }
+    let mut r = Raster::new(MAP_WIDTH as usize, MAP_HEIGHT as usize, [255u8; 3]);
+    draw(&mut r, sensors, values, spec).map_err(err)?;
+    r.png().map_err(|e| err(e.to_string()))
 }
 
 /// Whether a quadrilateral's pixel corners form an axis-aligned rectangle.
@@ -243,8 +144,12 @@ fn tick_step(span: f64, n: f64) -> f64 {
     nice_ceil(span / n)
 }
 
-fn draw(buf: &mut [u8], sensors: &SensorSet, values: &[f64], spec: &MapSpec) -> Result<(), String> {
-    let font = FontRef::try_from_slice(FONT).map_err(|e| e.to_string())?;
+fn draw(
+    cv: &mut Raster<[u8; 3]>,
+    sensors: &SensorSet,
+    values: &[f64],
+    spec: &MapSpec,
+) -> Result<(), String> {
     let (w, h) = (MAP_WIDTH as i32, MAP_HEIGHT as i32);
     // The plan's frame, pixels.
     let (fx0, fx1, fy0, fy1) = (80, w - LEGEND_WIDTH as i32 - 20, 60, h - 70);
@@ -273,7 +178,8 @@ fn draw(buf: &mut [u8], sensors: &SensorSet, values: &[f64], spec: &MapSpec) -> 
     let (lo, hi) = spec.range;
     let span = if hi > lo { hi - lo } else { 1.0 };
     {
-        let root = BitMapBackend::with_buffer(buf, (MAP_WIDTH, MAP_HEIGHT)).into_drawing_area();
+        let root =
+            BitMapBackend::with_buffer(cv.bytes_mut(), (MAP_WIDTH, MAP_HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(|x| x.to_string())?;
         for (shape, &v) in shapes.iter().zip(values) {
             let pts: Vec<(i32, i32)> = shape.iter().map(|p| to_px(p.0, p.1)).collect();
@@ -287,7 +193,6 @@ fn draw(buf: &mut [u8], sensors: &SensorSet, values: &[f64], spec: &MapSpec) -> 
         root.present().map_err(|x| x.to_string())?;
     }
 
-    let mut cv = Canvas { px: buf, w, h };
     // Axis-aligned cells as half-open pixel rectangles, so neighbours tile without gaps.
     for (shape, &v) in shapes.iter().zip(values) {
         let pts: Vec<(i32, i32)> = shape.iter().map(|p| to_px(p.0, p.1)).collect();
@@ -300,7 +205,7 @@ fn draw(buf: &mut [u8], sensors: &SensorSet, values: &[f64], spec: &MapSpec) -> 
         }
     }
     const BLACK_: [u8; 3] = [0; 3];
-    cv.text(&font, &spec.title, 24.0, w as f32 / 2.0, 28.0, 0.5);
+    cv.text(&spec.title, 24.0, w as f32 / 2.0, 28.0, 0.5, BLACK_);
     // Frame and ticks in metres.
     cv.rect(fx0, fy0, fx1, fy0, BLACK_);
     cv.rect(fx0, fy1, fx1, fy1, BLACK_);
@@ -325,60 +230,58 @@ fn draw(buf: &mut [u8], sensors: &SensorSet, values: &[f64], spec: &MapSpec) -> 
     while t <= vx0 + per_px * aw + 1e-9 {
         let (px, _) = to_px(t, vy0);
         cv.rect(px, fy1, px, fy1 + 5, BLACK_);
-        cv.text(&font, &label(t), 13.0, px as f32, (fy1 + 16) as f32, 0.5);
+        cv.text(&label(t), 13.0, px as f32, (fy1 + 16) as f32, 0.5, BLACK_);
         t += step;
     }
     let mut t = (vy0 / step).ceil() * step;
     while t <= vy0 + per_px * ah + 1e-9 {
         let (_, py) = to_px(vx0, t);
         cv.rect(fx0 - 5, py, fx0, py, BLACK_);
-        cv.text(&font, &label(t), 13.0, (fx0 - 8) as f32, py as f32, 1.0);
+        cv.text(&label(t), 13.0, (fx0 - 8) as f32, py as f32, 1.0, BLACK_);
         t += step;
     }
     cv.text(
-        &font,
         "x (m)",
         14.0,
         ((fx0 + fx1) / 2) as f32,
         (fy1 + 38) as f32,
         0.5,
+        BLACK_,
     );
     cv.text(
-        &font,
         "y (m)",
         14.0,
         (fx0 - 8) as f32,
         (fy0 - 14) as f32,
         1.0,
+        BLACK_,
     );
 
     // Colour bar: the top row is exactly the high end, the bottom row the low end.
     let (bx0, bx1) = (fx1 + 45, fx1 + 73);
     let (by0, by1) = (fy0 + 20, fy1);
     let rows = by1 - by0;
-    for r in 0..=rows {
-        let c = colour(1.0 - r as f64 / rows as f64);
-        cv.rect(bx0, by0 + r, bx1, by0 + r, c);
-    }
-    cv.rect(bx0 - 1, by0 - 1, bx1 + 1, by0 - 1, BLACK_);
-    cv.rect(bx0 - 1, by1 + 1, bx1 + 1, by1 + 1, BLACK_);
-    cv.rect(bx0 - 1, by0 - 1, bx0 - 1, by1 + 1, BLACK_);
-    cv.rect(bx1 + 1, by0 - 1, bx1 + 1, by1 + 1, BLACK_);
-    cv.text(&font, &spec.unit, 14.0, bx0 as f32, (by0 - 20) as f32, 0.0);
+    let fill = |y: i32| colour(1.0 - (y - by0) as f64 / rows as f64);
     const TICKS: i32 = 5;
-    for k in 0..=TICKS {
-        let v = lo + (hi - lo) * k as f64 / TICKS as f64;
-        let y = by1 - rows * k / TICKS;
-        cv.rect(bx1 + 1, y, bx1 + 6, y, BLACK_);
-        cv.text(
-            &font,
-            &tick_label(v, hi - lo, spec.percent),
-            14.0,
-            (bx1 + 10) as f32,
-            y as f32,
-            0.0,
-        );
+    ColourScale {
+        columns: (bx0, bx1),
+        rows: (by0, by1),
+        fill: &fill,
+        title: Some((spec.unit.clone(), (by0 - 20) as f32)),
+        labels: (0..=TICKS)
+            .map(|k| {
+                let v = lo + (hi - lo) * k as f64 / TICKS as f64;
+                let y = by1 - rows * k / TICKS;
+                (tick_label(v, hi - lo, spec.percent), y as f32)
+            })
+            .collect(),
+        text_size: 14.0,
+        style: LabelStyle::Beside {
+            ink: BLACK_,
+            tick: 6,
+        },
     }
+    .draw(cv);
     Ok(())
 }
 

@@ -1,20 +1,25 @@
 //! `daylit compare`: the Tregenza-patch comparison of two luminance pictures of the same view
 //! (seed 001, eq. 2-5), the second being the reference. See `daylit_image::tregenza` for the
 //! patch frame (the view direction is the zenith, the view up vector north).
+//!
+//! Beside it, the distribution-normalised MAE/MSD (and their relative forms) of seed 004,
+//! eq. 2, over the compared patches (or pixels) binned by reference luminance; with `--values`
+//! the same statistics for any two lists of paired results (DGP, UGP, Ev, ...).
 
 use crate::output::{self, outln};
 use anyhow::{bail, Context};
+use daylit_image::dn_error::{self, DnStats};
 use daylit_image::tregenza::{self, Comparison, PatchMap};
 use daylit_image::{HdrImage, View};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `daylit compare`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The picture to judge (RADIANCE RGBE .hdr).
+    /// The picture to judge (RADIANCE RGBE .hdr), or a list of values with --values.
     test: PathBuf,
-    /// The reference picture: same view, same resolution.
+    /// The reference picture (same view, same resolution), or list of values.
     reference: PathBuf,
     /// Print the metrics as JSON.
     #[arg(long)]
@@ -26,6 +31,214 @@ pub struct Args {
     /// instead of their VIEW= header lines.
     #[arg(long, allow_hyphen_values = true)]
     view: Option<String>,
+    /// The two files are lists of values (one case a line, paired by line; `#` lines and blank
+    /// lines skipped): print only their distribution-normalised errors.
+    #[arg(long)]
+    values: bool,
+    /// Field of each line to read with --values (1 = first; fields split by spaces or commas).
+    #[arg(long, default_value_t = 1)]
+    column: usize,
+    /// Bins of the distribution-normalised errors (seed 004): the paper's for `dgp`/`ugp`
+    /// (split at 0.2, 0.3 … 0.8) or `ev` (75, 150 … 4800 lux), or one per decade for
+    /// `luminance` (the default).
+    #[arg(long, value_enum, default_value = "luminance")]
+    metric: Metric,
+    /// Bin splits instead of the metric's, e.g. 0.35,0.4,0.45.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    bins: Option<Vec<f64>>,
+    /// For pictures: the distribution-normalised errors pixel by pixel, not patch by patch.
+    #[arg(long)]
+    dn_pixels: bool,
+}
+
+/// Reference-value bins of the distribution-normalised errors.
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
+enum Metric {
+    Dgp,
+    Ugp,
+    Ev,
+    Luminance,
+}
+
+impl Args {
+    fn splits(&self) -> Vec<f64> {
+        match (&self.bins, self.metric) {
+            (Some(b), _) => b.clone(),
+            (None, Metric::Dgp | Metric::Ugp) => dn_error::GLARE_SPLITS.to_vec(),
+            (None, Metric::Ev) => dn_error::EV_SPLITS.to_vec(),
+            (None, Metric::Luminance) => dn_error::LUMINANCE_SPLITS.to_vec(),
+        }
+    }
+}
+
+/// The distribution-normalised errors of some pairs: absolute and relative.
+#[derive(Debug)]
+struct Dn {
+    /// What the cases are ("patches", "pixels", "values").
+    over: &'static str,
+    splits: Vec<f64>,
+    abs: DnStats,
+    /// `None` when no reference is positive.
+    rel: Option<DnStats>,
+}
+
+fn dn(pairs: &[(f64, f64)], splits: Vec<f64>, over: &'static str) -> anyhow::Result<Dn> {
+    let abs = dn_error::distribution_normalised(pairs.iter().copied(), &splits, false)
+        .with_context(|| format!("distribution-normalised errors over {over}"))?;
+    let rel = dn_error::distribution_normalised(pairs.iter().copied(), &splits, true).ok();
+    Ok(Dn {
+        over,
+        splits,
+        abs,
+        rel,
+    })
+}
+
+/// Numbers from a text file: the `column`th field (1-based) of every line that is neither
+/// blank nor a `#` comment.
+fn read_values(path: &Path, column: usize) -> anyhow::Result<Vec<f64>> {
+    if column == 0 {
+        bail!("--column counts from 1");
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let field = t
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|f| !f.is_empty())
+            .nth(column - 1);
+        let Some(field) = field else {
+            bail!("{}:{}: no field {column}", path.display(), i + 1);
+        };
+        match field.parse::<f64>() {
+            Ok(v) => out.push(v),
+            Err(_) => bail!("{}:{}: '{field}' is not a number", path.display(), i + 1),
+        }
+    }
+    Ok(out)
+}
+
+/// The distribution-normalised errors bin by bin, as a text table.
+fn print_dn_bins(out: &mut String, d: &Dn) {
+    outln!(
+        out,
+        "\nbin of reference values        cases          MAE          MSD"
+    );
+    for b in &d.abs.bins {
+        let num = |x: f64| {
+            if b.n > 0 {
+                format!("{x:>12.4e}")
+            } else {
+                format!("{:>12}", "-")
+            }
+        };
+        outln!(
+            out,
+            "[{:>11}, {:>11})  {:>6} {} {}",
+            b.lo,
+            b.hi,
+            b.n,
+            num(b.mae),
+            num(b.msd)
+        );
+    }
+}
+
+/// `--values`: pairs the two lists line by line.
+fn evaluate_values(a: &Args) -> anyhow::Result<Dn> {
+    let t = read_values(&a.test, a.column)?;
+    let r = read_values(&a.reference, a.column)?;
+    if t.len() != r.len() {
+        bail!(
+            "{} has {} values but {} has {}: they must pair up",
+            a.test.display(),
+            t.len(),
+            a.reference.display(),
+            r.len()
+        );
+    }
+    let pairs: Vec<(f64, f64)> = t.into_iter().zip(r).collect();
+    dn(&pairs, a.splits(), "values")
+}
+
+/// Writes the distribution-normalised errors as two text lines or as the JSON member `"dn"`
+/// (followed by a comma unless `last`; with the bins when `verbose`).
+fn print_dn(out: &mut String, d: &Dn, json: bool, verbose: bool, last: bool) {
+    let splits = d
+        .splits
+        .iter()
+        .map(|s| format!("{s}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (rel_mae, rel_msd) = d
+        .rel
+        .as_ref()
+        .map_or((f64::NAN, f64::NAN), |r| (r.mae_dn, r.msd_dn));
+    let used = d.abs.bins.len() - d.abs.empty_bins;
+    if json {
+        outln!(out, "  \"dn\": {{");
+        outln!(
+            out,
+            "    \"over\": \"{}\", \"cases\": {}, \"skipped\": {},",
+            d.over,
+            d.abs.cases,
+            d.abs.skipped
+        );
+        outln!(out, "    \"splits\": [{splits}], \"bins_used\": {used},");
+        outln!(
+            out,
+            "    \"mae_dn\": {}, \"msd_dn\": {},",
+            json_num(d.abs.mae_dn),
+            json_num(d.abs.msd_dn)
+        );
+        outln!(
+            out,
+            "    \"mape_dn\": {}, \"mspd_dn\": {}{}",
+            json_num(100.0 * rel_mae),
+            json_num(100.0 * rel_msd),
+            if verbose { "," } else { "" }
+        );
+        if verbose {
+            let rows: Vec<String> = d
+                .abs
+                .bins
+                .iter()
+                .map(|b| {
+                    format!(
+                        "{{\"lo\": {}, \"hi\": {}, \"n\": {}, \"mae\": {}, \"msd\": {}}}",
+                        json_num(b.lo),
+                        json_num(b.hi),
+                        b.n,
+                        json_num(b.mae),
+                        json_num(b.msd)
+                    )
+                })
+                .collect();
+            outln!(out, "    \"bins\": [{}]", rows.join(", "));
+        }
+        outln!(out, "  }}{}", if last { "" } else { "," });
+    } else {
+        outln!(
+            out,
+            "MAE_dn:    {:.6}  MSD_dn: {:+.6}  ({} {}, {used} of {} bins by reference, split at {splits})",
+            d.abs.mae_dn,
+            d.abs.msd_dn,
+            d.abs.cases,
+            d.over,
+            d.abs.bins.len()
+        );
+        outln!(
+            out,
+            "MAPE_dn:   {:.3}%  MSPD_dn: {:+.3}%",
+            100.0 * rel_mae,
+            100.0 * rel_msd
+        );
+    }
 }
 
 fn picture_view(img: &HdrImage, path: &std::path::Path) -> anyhow::Result<Option<View>> {
@@ -99,8 +312,33 @@ fn evaluate(a: &Args) -> anyhow::Result<(View, HdrImage, Comparison)> {
 }
 
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
-    let (view, reference, c) = evaluate(a)?;
     let mut out = String::new();
+    if a.values {
+        let d = evaluate_values(a)?;
+        if a.json {
+            outln!(out, "{{");
+            print_dn(&mut out, &d, true, a.verbose, true);
+            outln!(out, "}}");
+        } else {
+            outln!(out, "test:      {}", a.test.display());
+            outln!(out, "reference: {}", a.reference.display());
+            print_dn(&mut out, &d, false, false, true);
+            if a.verbose {
+                print_dn_bins(&mut out, &d);
+            }
+        }
+        output::print(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (view, reference, c) = evaluate(a)?;
+    let d = if a.dn_pixels {
+        let t = HdrImage::read(&a.test)?.luminance_image();
+        let pairs: Vec<(f64, f64)> = t.into_iter().zip(reference.luminance_image()).collect();
+        dn(&pairs, a.splits(), "pixels")?
+    } else {
+        let pairs: Vec<(f64, f64)> = c.patches.iter().map(|p| (p.test, p.reference)).collect();
+        dn(&pairs, a.splits(), "patches")?
+    };
     if a.json {
         outln!(out, "{{");
         outln!(out, "  \"view\": \"{}\",", view.to_options());
@@ -116,6 +354,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         outln!(out, "  \"mbe_rel\": {},", json_num(c.mbe_rel));
         outln!(out, "  \"abs_mbe_rel\": {},", json_num(c.mbe_rel.abs()));
         outln!(out, "  \"rmse_rel\": {},", json_num(c.rmse_rel));
+        print_dn(&mut out, &d, true, a.verbose, false);
         outln!(
             out,
             "  \"within\": {{\"0.05\": {}, \"0.10\": {}, \"0.20\": {}}}{}",
@@ -155,6 +394,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         );
         outln!(out, "MBE_rel:   {:+.3}%", 100.0 * c.mbe_rel);
         outln!(out, "RMSE_rel:  {:.3}%", 100.0 * c.rmse_rel);
+        print_dn(&mut out, &d, false, false, true);
         for (t, f) in c.within {
             outln!(
                 out,
@@ -164,6 +404,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             );
         }
         if a.verbose {
+            print_dn_bins(&mut out, &d);
             outln!(
                 out,
                 "\npatch  band  test(cd/m2)  reference(cd/m2)  error  covered/patch sr"
@@ -237,6 +478,11 @@ mod tests {
             json: true,
             verbose: true,
             view: view.map(str::to_string),
+            values: false,
+            column: 1,
+            metric: Metric::Luminance,
+            bins: None,
+            dn_pixels: false,
         }
     }
 
@@ -291,5 +537,85 @@ mod tests {
             .unwrap_err()
         );
         assert!(e.contains("none.hdr"), "{e}");
+    }
+
+    /// Distribution-normalised errors beside the patch metrics: a picture at twice the
+    /// reference gives +100% in every bin, and MAE_dn equals the mean patch luminance over
+    /// the bins it fills.
+    #[test]
+    fn dn_errors_beside_patch_metrics() {
+        let d = tempfile::tempdir().unwrap();
+        let r = picture(d.path(), "r.hdr", 64, 1.0, Some(FISH));
+        let t = picture(d.path(), "t.hdr", 64, 2.0, Some(FISH));
+        let a = args(t.clone(), r.clone(), None);
+        let (_, _, c) = evaluate(&a).unwrap();
+        let pairs: Vec<(f64, f64)> = c.patches.iter().map(|p| (p.test, p.reference)).collect();
+        let got = dn(&pairs, a.splits(), "patches").unwrap();
+        let rel = got.rel.as_ref().unwrap();
+        assert!((rel.mae_dn - 1.0).abs() < 1e-12 && (rel.msd_dn - 1.0).abs() < 1e-12);
+        assert_eq!(got.abs.cases, 145);
+        // Patch references here are all 100..1000 cd/m² (one bin): MAE_dn is their mean.
+        let mean = c.patches.iter().map(|p| p.reference).sum::<f64>() / 145.0;
+        assert_eq!(got.abs.bins.iter().filter(|b| b.n > 0).count(), 1);
+        assert!((got.abs.mae_dn - mean).abs() < 1e-9 * mean);
+        // Printed both ways, JSON that a parser reads.
+        let mut out = String::new();
+        print_dn(&mut out, &got, false, false, true);
+        print_dn_bins(&mut out, &got);
+        assert!(out.contains("[        100,        1000)     145"), "{out}");
+        assert!(
+            out.contains("MAPE_dn:   100.000%  MSPD_dn: +100.000%"),
+            "{out}"
+        );
+        let mut out = String::from("{\n");
+        print_dn(&mut out, &got, true, true, true);
+        out.push_str("}\n");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["dn"]["over"], "patches");
+        assert_eq!(v["dn"]["mspd_dn"], 100.0);
+    }
+
+    /// Two columns of values with the paper's glare bins: the worked example of
+    /// `daylit_image::dn_error` (MAE_dn 0.13, MSD_dn −0.0367), read from files.
+    #[test]
+    fn values_files() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("t.txt");
+        let r = d.path().join("r.txt");
+        std::fs::write(&t, "# dgp\n0.30\n0.10\n0.50\n\n0.45\n0.60\n0.55\n0.70\n").unwrap();
+        std::fs::write(
+            &r,
+            "x,0.20\nx,0.30\nx,0.40\nx,0.50\nx,0.50\nx,0.55\nx,0.90\n",
+        )
+        .unwrap();
+        let mut a = args(t.clone(), r.clone(), None);
+        a.values = true;
+        a.metric = Metric::Dgp;
+        let e = format!("{:#}", evaluate_values(&a).unwrap_err());
+        assert!(e.contains("r.txt:1: 'x' is not a number"), "{e}");
+        // The second field of each reference line; the test file has only one.
+        std::fs::write(
+            &r,
+            "0,0.20\n0,0.30\n0,0.40\n0,0.50\n0,0.50\n0,0.55\n0,0.90\n",
+        )
+        .unwrap();
+        a.column = 2;
+        let e = format!("{:#}", evaluate_values(&a).unwrap_err());
+        assert!(e.contains("t.txt:2: no field 2"), "{e}");
+        std::fs::write(
+            &t,
+            "# dgp\n.,0.30\n.,0.10\n.,0.50\n.,0.45\n.,0.60\n.,0.55\n.,0.70\n",
+        )
+        .unwrap();
+        let got = evaluate_values(&a).unwrap();
+        assert!((got.abs.mae_dn - 0.13).abs() < 1e-12, "{}", got.abs.mae_dn);
+        assert!((got.abs.msd_dn + 0.11 / 3.0).abs() < 1e-12);
+        assert_eq!(got.abs.empty_bins, 3);
+        a.bins = Some(vec![0.4, 0.6]);
+        let got = evaluate_values(&a).unwrap();
+        assert!((got.abs.mae_dn - 0.1375).abs() < 1e-12);
+        std::fs::write(&r, "0,0.20\n").unwrap();
+        let e = evaluate_values(&a).unwrap_err().to_string();
+        assert!(e.contains("must pair up"), "{e}");
     }
 }

@@ -6,6 +6,7 @@ mod bench;
 mod check;
 mod compare;
 mod dctimestep;
+mod falsecolor;
 mod gendaymtx;
 mod getinfo;
 mod oconv;
@@ -105,8 +106,12 @@ enum Cmd {
     /// (3-phase) matrices.
     #[command(disable_help_flag = true)]
     Dctimestep(dctimestep::Args),
-    /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel).
+    /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel)
+    /// and seed 004's distribution-normalised MAE/MSD (also of two lists with --values).
     Compare(compare::Args),
+    /// False-colour picture of an HDR image with a legend (PNG, and HDR on request), as
+    /// RADIANCE's falsecolor: linear or log scale, contour lines or bands, palettes.
+    Falsecolor(falsecolor::Args),
     /// Annual daylight: DA, cDA, sDA, ASE, UDI and mean illuminance from scene files, sensors
     /// and a weather year (daylight coefficients plus a sharp direct sun).
     Annual(annual::Args),
@@ -128,6 +133,7 @@ fn main() -> ExitCode {
             Cmd::Getinfo(a) => getinfo::run(&a),
             Cmd::BenchRays(a) => bench::run(&a),
             Cmd::Compare(a) => compare::run(&a),
+            Cmd::Falsecolor(a) => falsecolor::run(&a),
             Cmd::Annual(a) => annual::run(&a),
             Cmd::Vwrays(a) => vwrays::run(&a),
             Cmd::Gensky(a) => sky::run_gensky(&a),
@@ -160,6 +166,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "gendaylit" => sky::gendaylit_radiance(args),
         "gendaymtx" => gendaymtx::run_radiance(args),
         "dctimestep" => dctimestep::run_radiance(args),
+        "falsecolor" => falsecolor::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),
         "rpict" => rpict::run_radiance(args),
         "rcontrib" => rcontrib::run_radiance(args),

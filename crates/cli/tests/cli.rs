@@ -92,10 +92,10 @@ fn answers_to_radiance_program_names() {
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"1.8 4 1.4 0 0 1\n").unwrap();
     let o = child.wait_with_output().unwrap();
     assert_eq!(text(&o.stdout), "1.450000e+00\tceiling\t\n");
-    // Programs not written yet say so.
-    let (o, _, err) = run(&mut Command::new(dir.path().join("rcontrib")));
+    // rcontrib by name takes rcontrib's arguments and says what is missing.
+    let (o, _, err) = run(Command::new(dir.path().join("rcontrib")).args(["-m", "sky"]));
     assert!(
-        !o.status.success() && err.contains("rcontrib is not implemented"),
+        !o.status.success() && err.contains("rcontrib: no scene given"),
         "{err}"
     );
     // rpict without a scene says what is missing.

@@ -6,11 +6,14 @@
 //!   each pixel as RADIANCE's `viewray` gives it, pixel solid angles and the inverse projection.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
+//! - [`dn_error`]: distribution-normalised MAE / MSD of paired results, binned by the reference
+//!   (Wasilewski et al., seed 004, eq. 2).
 //!
 //! Pixel addressing throughout: `(col, row)` with `row` 0 the *top* scanline (the first one in
 //! a standard `-Y N +X M` file) and `col` 0 the left column. RADIANCE's own image coordinates
 //! (`x` right, `y` up, pixel centres at `(i + 0.5) / xres`) appear only inside [`view`].
 
+pub mod dn_error;
 pub mod hdr;
 pub mod tregenza;
 pub mod view;
