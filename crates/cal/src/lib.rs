@@ -20,6 +20,17 @@
 //! context), function arguments are evaluated lazily at most once, and a
 //! variable is evaluated at most once per evaluation ("per ray").
 //!
+//! Arithmetic is RADIANCE's to the last bit (domain errors aside, see
+//! below): text is read with calcomp's constant reduction, as rtrace,
+//! rcontrib and rcalc read it. A constant (`:`) variable, or a constant
+//! function of numbers, defined before a statement is read is replaced by its
+//! value there; `e/c` by a number is `e*(1/c)`, `e-c` is `e+(-c)`; sums start
+//! from +0; products and powers with a constant 0 or 1 operand are
+//! simplified; and within a definition nested sums and products are flattened
+//! (`a+(b+c)` is `(a+b)+c`) with their numbers combined. Stand-alone
+//! expressions (modifier arguments, `-b`) are reduced but not flattened, as in
+//! RADIANCE. `x^y` always uses the C library's `pow`.
+//!
 //! Domain errors behave as in RADIANCE, without the warnings: division by
 //! zero gives 0, `^` giving NaN/infinity gives 0, and a library function whose
 //! result is not finite (`sqrt(-1)`, `log(0)`, ...) gives 0. Fatal RADIANCE
@@ -34,6 +45,7 @@ mod library;
 mod parse;
 mod program;
 mod raypath;
+mod reduce;
 
 pub use builtins::{erf, erfc, fnoise3, noise3, rand, Builtin};
 pub use error::{CalError, EvalError};

@@ -33,6 +33,9 @@ pub(crate) enum ChainOp {
     Sub,
     Mul,
     Div,
+    /// Compiled code only: the first `+` of a calcomp sum, `(acc + 0) + v`
+    /// (calcomp sums start from +0, which turns a -0 first term into +0).
+    StartSum,
 }
 
 /// Expression tree as parsed (names unresolved).
@@ -48,8 +51,13 @@ pub(crate) enum Expr {
     /// Internal: a ray variable (used by the built-in definitions only).
     Ray(crate::RayVar),
     Neg(Box<Expr>),
-    /// `first op1 e1 op2 e2 ...` evaluated left to right.
+    /// `first op1 e1 op2 e2 ...` evaluated left to right, as parsed: one
+    /// level of the grammar (`+`/`-` or `*`/`/`), before [`crate::reduce`].
     Chain(Box<Expr>, Vec<(ChainOp, Expr)>),
+    /// After [`crate::reduce`]: calcomp's left-nested binary operators
+    /// `((head op1 e1) op2 e2) ...`. A run of consecutive `Add`s is one
+    /// calcomp sum node and evaluates from +0: `0 + acc + e_i + ... + e_j`.
+    Spine(Box<Expr>, Vec<(ChainOp, Expr)>),
     Pow(Box<Expr>, Box<Expr>),
     /// Function call; `param` is set when the callee is a parameter.
     Call {
@@ -461,6 +469,7 @@ pub(crate) fn const_value(e: &Expr) -> Option<f64> {
                 let v = const_value(e)?;
                 acc = match op {
                     ChainOp::Add => acc + v,
+                    ChainOp::StartSum => acc + 0.0 + v,
                     ChainOp::Sub => acc - v,
                     ChainOp::Mul => acc * v,
                     ChainOp::Div => {
@@ -470,6 +479,29 @@ pub(crate) fn const_value(e: &Expr) -> Option<f64> {
                         acc / v
                     }
                 };
+            }
+            Some(acc)
+        }
+        Expr::Spine(head, ops) => {
+            let mut acc = const_value(head)?;
+            let mut prev = None;
+            for (op, e) in ops {
+                let v = const_value(e)?;
+                acc = match op {
+                    // The first `+` of a run starts a calcomp sum (from +0).
+                    ChainOp::Add if prev != Some(ChainOp::Add) => acc + 0.0 + v,
+                    ChainOp::Add => acc + v,
+                    ChainOp::StartSum => acc + 0.0 + v,
+                    ChainOp::Sub => acc - v,
+                    ChainOp::Mul => acc * v,
+                    ChainOp::Div => {
+                        if v == 0.0 {
+                            return None;
+                        }
+                        acc / v
+                    }
+                };
+                prev = Some(*op);
             }
             Some(acc)
         }

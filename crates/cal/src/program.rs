@@ -1,13 +1,14 @@
 //! Definition store, linker/compiler and evaluator.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::builtins::{lib_result, Builtin};
 use crate::error::{CalError, EvalError};
 use crate::library::embedded_file;
 use crate::parse::{ChainOp, Definition, Expr, Parser, Pos};
 use crate::raypath::RayPath;
-use crate::{RayContext, RayVar};
+use crate::reduce::{optimize, reduce, Constants};
+use crate::{NoRay, RayContext, RayVar};
 
 /// Nesting limit of evaluation (node levels, calls included). Deep enough for
 /// any sensible recursion (factorial(500)), shallow enough for 2 MiB stacks.
@@ -47,9 +48,9 @@ enum Node {
     Neg(u32),
     /// first node, start and length in `chain`.
     Chain(u32, u32, u32),
+    /// `x^y` by the C library's `pow`, as RADIANCE (no `powi`: repeated
+    /// multiplication differs from `pow` in the last bit).
     Pow(u32, u32),
-    /// Power with a constant small integer exponent.
-    PowI(u32, i32),
     /// One-argument pure math library function.
     Lib1(Builtin, u32),
     If(u32, u32, u32),
@@ -106,6 +107,8 @@ struct Program {
     def_root: Vec<u32>,
     errors: Vec<CalError>,
     purity: Vec<Purity>,
+    /// Definition count (`CalEnv::clock`) when each slot was compiled.
+    compiled_at: Vec<u64>,
 }
 
 enum Resolved {
@@ -130,6 +133,12 @@ pub struct CalEnv {
     exprs: Vec<ExprSlot>,
     expr_root: Vec<u32>,
     prog: Program,
+    /// Number of definitions read so far.
+    clock: u64,
+    /// `clock` after the last definition of each name.
+    defined_at: HashMap<String, u64>,
+    /// `clock` at the last full link.
+    linked_at: u64,
 }
 
 impl Default for CalEnv {
@@ -190,6 +199,9 @@ impl CalEnv {
             exprs: Vec::new(),
             expr_root: Vec::new(),
             prog: Program::default(),
+            clock: 0,
+            defined_at: HashMap::new(),
+            linked_at: 0,
         };
         for v in RayVar::ALL {
             env.define(
@@ -285,7 +297,12 @@ impl CalEnv {
                 defs.push(d);
             }
         }
-        for d in defs {
+        // calcomp's constant reduction, statement by statement: what counts
+        // as a constant is what is defined when the statement is read.
+        for mut d in defs {
+            let body = std::mem::replace(&mut d.body, Expr::Num(0.0));
+            d.body = reduce(body, &mut ReadTime { env: self, scope });
+            optimize(&mut d.body);
             self.define(scope, d, src);
         }
         self.relink();
@@ -298,6 +315,8 @@ impl CalEnv {
         } else {
             (scope, d.name.trim_start_matches('`').to_string())
         };
+        self.clock += 1;
+        self.defined_at.insert(name.clone(), self.clock);
         let def = Def {
             params: d.params,
             constant: d.constant,
@@ -432,6 +451,9 @@ impl CalEnv {
         self.sources.push(format!("expression \"{text}\""));
         let src_name = self.sources[src as usize].clone();
         let body = Parser::new(&src_name, text)?.expression()?;
+        // Reduced but not flattened, as calcomp reads a modifier's expression.
+        let body = reduce(body, &mut ReadTime { env: self, scope });
+        self.ensure_linked();
         let root = self.compile(&body, scope, src);
         self.fold_from(root);
         self.check_root(root)?;
@@ -513,7 +535,7 @@ impl CalEnv {
                 Node::Lib(_, a, l) | Node::CallParam(_, a, l) => {
                     stack.extend_from_slice(&self.prog.lists[a as usize..(a + l) as usize]);
                 }
-                Node::Neg(a) | Node::PowI(a, _) | Node::Lib1(_, a) => stack.push(a),
+                Node::Neg(a) | Node::Lib1(_, a) => stack.push(a),
                 Node::Pow(a, b) => stack.extend([a, b]),
                 Node::If(a, b, c) => stack.extend([a, b, c]),
                 Node::Chain(f, a, l) => {
@@ -538,9 +560,11 @@ impl CalEnv {
 
     /// Recompile everything: names may now resolve differently.
     fn relink(&mut self) {
+        self.linked_at = self.clock;
         self.prog = Program {
             def_root: vec![UNDEF; self.slots.len()],
             purity: vec![Purity::Unknown; self.slots.len()],
+            compiled_at: vec![self.clock; self.slots.len()],
             ..Program::default()
         };
         for s in 0..self.slots.len() {
@@ -623,6 +647,38 @@ impl CalEnv {
                 self.prog.chain.extend(items);
                 self.push(Node::Chain(f, start, rest.len() as u32))
             }
+            Expr::Spine(head, ops) => {
+                let f = self.compile(head, scope, source);
+                // A sum's +0 start changes the value only when the value so
+                // far may be -0; skip it where it cannot be.
+                let mut maybe_neg_zero =
+                    !matches!(**head, Expr::Num(v) if v != 0.0 || v.is_sign_positive());
+                let mut items = Vec::with_capacity(ops.len());
+                for (op, x) in ops {
+                    let op = match op {
+                        ChainOp::Add | ChainOp::StartSum => {
+                            let o = if maybe_neg_zero {
+                                ChainOp::StartSum
+                            } else {
+                                ChainOp::Add
+                            };
+                            // x + y is -0 only if both are -0.
+                            maybe_neg_zero = false;
+                            o
+                        }
+                        // x - y is -0 only if x is -0 (and y is +0).
+                        ChainOp::Sub => ChainOp::Sub,
+                        ChainOp::Mul | ChainOp::Div => {
+                            maybe_neg_zero = true;
+                            *op
+                        }
+                    };
+                    items.push((op, self.compile(x, scope, source)));
+                }
+                let start = self.prog.chain.len() as u32;
+                self.prog.chain.extend(items);
+                self.push(Node::Chain(f, start, ops.len() as u32))
+            }
             Expr::Name(name, pos) => match self.resolve(scope, name) {
                 Resolved::Slot(s) if self.is_func_slot(s) => self.push(Node::FuncRef(s)),
                 Resolved::Slot(s) => self.push(Node::Var(s)),
@@ -682,6 +738,115 @@ impl CalEnv {
         }
     }
 
+    // ------------------------------------------------- read-time constants
+
+    fn ensure_linked(&mut self) {
+        if self.clock > self.linked_at {
+            self.relink();
+        }
+    }
+
+    /// Bring the compiled code that slot `s` reaches up to date with the
+    /// definitions read so far, recompiling only what changed: relinking
+    /// everything for each constant of a long file would take quadratic time.
+    fn link_for(&mut self, s: u32) {
+        if self.clock == self.linked_at {
+            return;
+        }
+        let n = self.slots.len();
+        let mut seen = HashSet::from([s]);
+        let mut todo = vec![s];
+        let mut stale = Vec::new();
+        while let Some(t) = todo.pop() {
+            let slot = &self.slots[t as usize];
+            let Some(d) = &slot.def else { continue };
+            let at = self.prog.compiled_at.get(t as usize).copied().unwrap_or(0);
+            let newer = |name: &str| self.defined_at.get(name).is_some_and(|&c| c > at);
+            let mut names = Vec::new();
+            expr_names(&d.body, &mut names);
+            // Changed itself, or a name it uses may now mean something else.
+            if t as usize >= self.prog.def_root.len()
+                || newer(&slot.name)
+                || names.iter().any(|m| newer(m.trim_matches('`')))
+            {
+                stale.push(t);
+            }
+            for m in names {
+                if let Resolved::Slot(u) = self.resolve(slot.scope, m) {
+                    if seen.insert(u) {
+                        todo.push(u);
+                    }
+                }
+            }
+        }
+        if stale.is_empty() {
+            return;
+        }
+        self.prog.def_root.resize(n, UNDEF);
+        self.prog.compiled_at.resize(n, 0);
+        // Purity depends on what a slot reaches: recompute all of it lazily.
+        self.prog.purity = vec![Purity::Unknown; n];
+        for t in stale {
+            if let Some(d) = self.slots[t as usize].def.clone() {
+                let root = self.compile(&d.body, self.slots[t as usize].scope, d.source);
+                self.prog.def_root[t as usize] = root;
+                self.prog.compiled_at[t as usize] = self.clock;
+            }
+        }
+    }
+
+    /// Value of `name` if it is a constant (`:`) variable now: calcomp
+    /// replaces such a name by its value while reading.
+    fn const_var(&mut self, scope: u32, name: &str) -> Option<f64> {
+        let s = self.lookup_slot(scope, name)?;
+        let d = self.slots[s as usize].def.as_ref()?;
+        if !d.constant || d.params.is_some() {
+            return None;
+        }
+        if let Expr::Num(v) = d.body {
+            return Some(v);
+        }
+        self.link_for(s);
+        // Only what depends on constants alone (calcomp would also freeze
+        // the current value of a variable; we keep those live).
+        if !self.slot_pure(s, 0) {
+            return None;
+        }
+        let mut st = EvalState::new();
+        st.set_step_limit(Some(FOLD_STEPS));
+        let v = self.eval_var(VarId(s), &mut st, &NoRay);
+        st.error().is_none().then_some(v)
+    }
+
+    /// Value of `name(args)` if `name` is a constant function now (a `:`
+    /// user function, or a constant library function not hidden by a
+    /// definition): calcomp replaces such a call of numbers by its value.
+    fn const_call(&mut self, scope: u32, name: &str, args: &[f64]) -> Option<f64> {
+        let mut st = EvalState::new();
+        st.set_step_limit(Some(FOLD_STEPS));
+        let v = match self.resolve(scope, name) {
+            Resolved::Slot(s) => {
+                let d = self.slots[s as usize].def.as_ref()?;
+                if !d.constant || d.params.is_none() {
+                    return None;
+                }
+                self.link_for(s);
+                if !self.slot_pure(s, 0) {
+                    return None;
+                }
+                self.call(FuncId::User(s), args, &mut st, &NoRay)
+            }
+            Resolved::Lib(b) => {
+                if !b.is_pure() || args.len() < b.min_args() {
+                    return None;
+                }
+                self.call(FuncId::Builtin(b), args, &mut st, &NoRay)
+            }
+            Resolved::Undefined => return None,
+        };
+        st.error().is_none().then_some(v)
+    }
+
     // -------------------------------------------------------------- folding
 
     /// Is slot `s` a ':' definition whose value depends only on its
@@ -735,7 +900,7 @@ impl CalEnv {
             | Node::LibRef(_)
             | Node::CallParam(..) => (false, false),
             Node::Var(s) => (self.slot_pure(s, depth), false),
-            Node::Neg(a) | Node::PowI(a, _) => self.node_pure(a, depth + 1),
+            Node::Neg(a) => self.node_pure(a, depth + 1),
             Node::Lib1(_, a) => self.node_pure(a, depth + 1),
             Node::Pow(a, b) => all(self, &[a, b]),
             Node::If(a, b, c) => all(self, &[a, b, c]),
@@ -784,16 +949,8 @@ impl CalEnv {
                 }
             }
             match self.prog.nodes[n as usize] {
-                Node::Neg(a) | Node::PowI(a, _) | Node::Lib1(_, a) => stack.push(a),
-                Node::Pow(a, b) => {
-                    if let Node::Num(y) = self.prog.nodes[b as usize] {
-                        if y == y.trunc() && y.abs() <= 64.0 {
-                            // x^k by multiplication: same value to within rounding.
-                            self.prog.nodes[n as usize] = Node::PowI(a, y as i32);
-                        }
-                    }
-                    stack.extend([a, b]);
-                }
+                Node::Neg(a) | Node::Lib1(_, a) => stack.push(a),
+                Node::Pow(a, b) => stack.extend([a, b]),
                 Node::If(c, t, f) => {
                     if let Node::Num(v) = self.prog.nodes[c as usize] {
                         // Constant condition: keep only the branch taken.
@@ -977,6 +1134,7 @@ impl CalEnv {
                     let v = self.eval(x, frame, st, ctx);
                     acc = match op {
                         ChainOp::Add => acc + v,
+                        ChainOp::StartSum => acc + 0.0 + v,
                         ChainOp::Sub => acc - v,
                         ChainOp::Mul => acc * v,
                         ChainOp::Div => {
@@ -990,7 +1148,6 @@ impl CalEnv {
                 }
                 acc
             }
-            Node::PowI(a, k) => lib_result(self.eval(a, frame, st, ctx).powi(k)),
             Node::Lib1(b, a) => {
                 let x = self.eval(a, frame, st, ctx);
                 lib_result(b.apply_math(x, 0.0, 0.0))
@@ -1263,6 +1420,50 @@ impl CalEnv {
             _ => b.apply_math(g(0), g(1), g(2)),
         };
         lib_result(v)
+    }
+}
+
+/// Names (variables and called functions, not parameters) used in `e`.
+fn expr_names<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+    match e {
+        Expr::Name(n, _) => out.push(n),
+        Expr::Neg(a) => expr_names(a, out),
+        Expr::Pow(a, b) => {
+            expr_names(a, out);
+            expr_names(b, out);
+        }
+        Expr::Chain(a, ops) | Expr::Spine(a, ops) => {
+            expr_names(a, out);
+            for (_, x) in ops {
+                expr_names(x, out);
+            }
+        }
+        Expr::Call {
+            name, param, args, ..
+        } => {
+            if param.is_none() {
+                out.push(name);
+            }
+            for a in args {
+                expr_names(a, out);
+            }
+        }
+        Expr::Num(_) | Expr::Param(_) | Expr::Chan(..) | Expr::Ray(_) => {}
+    }
+}
+
+/// The names known while a statement is read, for [`reduce`].
+struct ReadTime<'a> {
+    env: &'a mut CalEnv,
+    scope: u32,
+}
+
+impl Constants for ReadTime<'_> {
+    fn var(&mut self, name: &str) -> Option<f64> {
+        self.env.const_var(self.scope, name)
+    }
+    fn call(&mut self, name: &str, args: &[f64]) -> Option<f64> {
+        self.env.const_call(self.scope, name, args)
     }
 }
 
