@@ -176,13 +176,42 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
     let scene = load_scene(&req.scene, &LoadOptions::default())?;
     let compiled = compile(&scene);
     let raypath = daylit_cal::RayPath::from_env();
-    let renderer = Renderer::new(scene, compiled, req.render.clone(), &raypath)?;
+    let mut renderer = Renderer::new(scene, compiled, req.render.clone(), &raypath)?;
     let frame = req
         .view
         .frame()
         .map_err(|e| anyhow::anyhow!("bad view: {}", e.0))?;
     let (xres, yres) = fit_resolution(frame.vn / frame.hn, req.aspect, req.xres, req.yres);
     let (xres, yres) = (xres.max(1), yres.max(1));
+    {
+        // One irradiance cache for the whole picture, from its pixels' rays (every k-th pixel
+        // of every k-th row in big pictures), before any pixel is traced.
+        let step = ((xres * yres) as f64 / crate::rtrace::CACHE_PRIMARIES as f64)
+            .sqrt()
+            .ceil()
+            .max(1.0) as usize;
+        let (nx, ny) = (xres.div_ceil(step), yres.div_ceil(step));
+        let prepared = renderer
+            .prepare_irradiance_cache(nx * ny, |rd, i, ctx| {
+                let (col, row) = ((i % nx) * step, (i / nx) * step);
+                let x = (col as f64 + 0.5) / xres as f64;
+                let y = 1.0 - (row as f64 + 0.5) / yres as f64;
+                if let Some(ray) = frame.ray(x, y) {
+                    rd.radiance(ray.origin, ray.dir, ctx);
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        for w in &prepared.warnings {
+            eprintln!("warning: {w}");
+        }
+        if let Some(c) = renderer
+            .irradiance_cache()
+            .filter(|_| crate::rtrace::cache_stats_wanted())
+        {
+            eprint!("{}", prepared.stats.report(c));
+        }
+    }
+    let renderer = renderer;
     let bar = progress.then(|| {
         let b = indicatif::ProgressBar::new(yres as u64);
         b.set_style(
@@ -221,6 +250,15 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    if let Some(c) = renderer
+        .irradiance_cache()
+        .filter(|_| crate::rtrace::cache_stats_wanted())
+    {
+        eprintln!(
+            "irradiance cache: final gathers per level while rendering: {:?}",
+            c.gathers()
+        );
+    }
     let mut img = HdrImage::new(xres, yres);
     img.program = "RADIANCE".into();
     img.header.push(argline.to_string());
@@ -241,12 +279,6 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
 /// Runs rpict with RADIANCE's arguments; the picture goes to standard output.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let req = parse(args, Options::rpict(), "rpict")?;
-    if req.render.aa > 0.0 && req.render.ab > 0 {
-        eprintln!(
-            "rpict: warning: no irradiance cache yet; -aa {} runs as -aa 0 (every ambient value computed)",
-            req.render.aa
-        );
-    }
     let img = render(&req, &format!("rpict {}", args.join(" ")), false)?;
     crate::output::print_bytes([img.encode(true).as_slice()])?;
     Ok(ExitCode::SUCCESS)

@@ -380,28 +380,40 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         bail!("rtrace: -on (perturbed normal) with textures needs the light-transport engine; -oN gives the surface normal");
     }
     let compiled = compile(&scene);
-    let (renderer, plain) = if o.outputs.iter().any(|x| x.needs_transport()) {
-        if o.render.aa > 0.0 && o.render.ab > 0 {
-            eprintln!(
-                "rtrace: warning: no irradiance cache yet; -aa {} runs as -aa 0 (every ambient value computed)",
-                o.render.aa
-            );
-        }
+    let (mut renderer, plain) = if o.outputs.iter().any(|x| x.needs_transport()) {
         let raypath = daylit_cal::RayPath::from_env();
         let r = daylit_transport::Renderer::new(scene, compiled, o.render.clone(), &raypath)?;
         (Some(r), None)
     } else {
         (None, Some((scene, compiled)))
     };
+    let rays = read_rays(o.fmt_in)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .build()?;
+    if let Some(rd) = renderer.as_mut() {
+        // One irradiance cache for all the run's rays, built (or read) before tracing.
+        let stride = rays.len().div_ceil(CACHE_PRIMARIES).max(1);
+        let n = rays.len().div_ceil(stride);
+        let prepared = pool
+            .install(|| {
+                rd.prepare_irradiance_cache(n, |rd, i, ctx| {
+                    shade(rd, &o, &rays[i * stride], ctx);
+                })
+            })
+            .map_err(|e| anyhow::anyhow!("rtrace: {e}"))?;
+        for w in &prepared.warnings {
+            eprintln!("rtrace: warning: {w}");
+        }
+        if let Some(c) = rd.irradiance_cache().filter(|_| cache_stats_wanted()) {
+            eprint!("rtrace: {}", prepared.stats.report(c));
+        }
+    }
     let (scene, compiled) = match (&renderer, &plain) {
         (Some(r), _) => (&r.scene, &r.compiled),
         (None, Some((s, c))) => (s, c),
         (None, None) => unreachable!("one of the two is always set"),
     };
-    let rays = read_rays(o.fmt_in)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(o.threads)
-        .build()?;
     let mut text = Vec::new();
     if o.header {
         let mut h = String::from("#?RADIANCE\n");
@@ -459,7 +471,26 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .collect()
     });
     crate::output::print_bytes(std::iter::once(&text).chain(&records).map(Vec::as_slice))?;
+    if let Some(c) = renderer
+        .as_ref()
+        .and_then(|r| r.irradiance_cache())
+        .filter(|_| cache_stats_wanted())
+    {
+        eprintln!(
+            "rtrace: irradiance cache: final gathers per level while tracing: {:?}",
+            c.gathers()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Primary rays the irradiance cache samples its geometry from at most (a run with more
+/// rays samples every k-th).
+pub(crate) const CACHE_PRIMARIES: usize = 1 << 18;
+
+/// Whether to print irradiance cache statistics to stderr (`DAYLIT_IC_STATS` set and not 0).
+pub(crate) fn cache_stats_wanted() -> bool {
+    std::env::var("DAYLIT_IC_STATS").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// `daylit rtrace`.

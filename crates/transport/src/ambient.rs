@@ -52,13 +52,18 @@ impl Renderer {
             return aval * o.av;
         }
         let back = nrm.dot(s.normal) < 0.0;
+        if o.aa > 0.0 && (ctx.collect.is_some() || ctx.cache.is_some()) {
+            if let Some(v) = self.cached_ambient(aval, r, s, nrm, back, ctx) {
+                return v;
+            }
+        }
         match self.hemisphere(aval, r, s, back, ctx) {
             Some(v) => v,
             None => aval * o.av,
         }
     }
 
-    fn hemisphere(
+    pub(crate) fn hemisphere(
         &self,
         rcol: DVec3,
         r: &RayState,
@@ -163,7 +168,8 @@ impl Renderer {
         mut count: usize,
         ctx: &mut Ctx,
     ) {
-        let err = division_errors(divs, ns, crate::trace::bright(acoef));
+        let b: Vec<f64> = divs.iter().map(|d| crate::trace::bright(d.value)).collect();
+        let err = division_errors(&b, ns, crate::trace::bright(acoef));
         let mut remaining: f64 = err.iter().sum();
         for k in 0..ns * ns {
             if remaining <= FTINY || count == 0 {
@@ -193,9 +199,9 @@ impl Renderer {
 /// left and upper-left, each pair counted in both cells), scaled up at edges and corners for
 /// their missing neighbours, then blurred to reduce bias. This is RADIANCE's scheme; which
 /// divisions get super-samples decides how biased the result is, so daylit keeps it.
-fn division_errors(divs: &[Division], ns: usize, coef_bright: f64) -> Vec<f64> {
+/// `b` holds each division's brightness.
+pub(crate) fn division_errors(b: &[f64], ns: usize, coef_bright: f64) -> Vec<f64> {
     let norm = 1.0 / (coef_bright + FTINY);
-    let b: Vec<f64> = divs.iter().map(|d| crate::trace::bright(d.value)).collect();
     let diff = |x: f64, y: f64| (x - y) * (x - y) * norm / (x + y + FTINY);
     let mut raw = vec![0.0f64; ns * ns];
     for i in 0..ns {

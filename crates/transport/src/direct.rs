@@ -34,7 +34,8 @@ impl Renderer {
         coef: &dyn Fn(DVec3, f64) -> DVec3,
         ctx: &mut Ctx,
     ) -> DVec3 {
-        if self.sources.is_empty() {
+        // Geometry sampling for the irradiance cache needs only where rays go.
+        if self.sources.is_empty() || ctx.collect.is_some() {
             return DVec3::ZERO;
         }
         let mut cnts = std::mem::take(&mut ctx.samples);

@@ -5,7 +5,8 @@
 //! materials spawn reflected, transmitted, specular and ambient rays ([`normal`], [`trace`]), the
 //! direct component comes from shadow rays to every source sample ([`direct`]), and the
 //! indirect component from stratified hemisphere sampling without a cache, as `-aa 0` does
-//! ([`ambient`]). Ray weights, levels and Russian roulette (`-lr`, `-lw`) follow RADIANCE, so
+//! ([`ambient`]), or with `-aa` above 0 from a parallel multiple-bounce irradiance cache built
+//! for the run's rays before tracing ([`irradiance_cache`]). Ray weights, levels and Russian roulette (`-lr`, `-lw`) follow RADIANCE, so
 //! the same options give the same answer; random numbers come from a seeded generator per
 //! primary ray, so the same seed gives the same output on any number of threads.
 
@@ -13,6 +14,7 @@ pub mod ambient;
 pub mod contrib;
 pub mod data;
 pub mod direct;
+pub mod irradiance_cache;
 pub mod material;
 pub mod normal;
 pub mod options;
@@ -84,6 +86,11 @@ pub struct Ctx {
     pub(crate) medium: Option<glam::DVec3>,
     /// Contribution bins gathered so far (see [`Renderer::set_contributions`]).
     pub contrib: Vec<glam::DVec3>,
+    /// The irradiance cache ambient values are read from (`-aa` above 0).
+    pub(crate) cache: Option<std::sync::Arc<irradiance_cache::IrradianceCache>>,
+    /// While sampling the cache's geometry: the places ambient values were asked for (no
+    /// ambient or direct values are computed then).
+    pub(crate) collect: Option<Vec<irradiance_cache::Candidate>>,
 }
 
 /// A scene ready to render.
@@ -101,6 +108,7 @@ pub struct Renderer {
     pub(crate) source_mods: Vec<ShapeMod>,
     pub(crate) contrib: Option<Box<contrib::ContribTable>>,
     pub(crate) pattern_pool: Vec<PrimId>,
+    pub(crate) cache: Option<std::sync::Arc<irradiance_cache::IrradianceCache>>,
 }
 
 impl Renderer {
@@ -154,6 +162,7 @@ impl Renderer {
             source_mods,
             contrib: None,
             pattern_pool,
+            cache: None,
         })
     }
 
@@ -171,6 +180,8 @@ impl Renderer {
             samples: Vec::new(),
             medium: None,
             contrib: vec![glam::DVec3::ZERO; self.contrib_len()],
+            cache: self.cache.clone(),
+            collect: None,
         }
     }
 

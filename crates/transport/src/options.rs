@@ -12,11 +12,13 @@ pub struct Options {
     pub ad: u32,
     /// `-as`: ambient super-samples.
     pub as_: u32,
-    /// `-aa`: ambient accuracy. daylit computes every ambient value (as RADIANCE with `-aa 0`)
-    /// until the irradiance cache lands.
+    /// `-aa`: ambient accuracy. 0 computes every ambient value; above 0 ambient values come
+    /// from an irradiance cache built before tracing, whose records cover `-aa ×` their radii.
     pub aa: f64,
-    /// `-ar`: ambient resolution (kept for the irradiance cache).
+    /// `-ar`: ambient resolution: the smallest cache record radius is the scene size over this.
     pub ar: u32,
+    /// `-af`: the irradiance cache file, read when it fits the scene and options, else written.
+    pub af: Option<std::path::PathBuf>,
     /// `-av`: ambient value returned where the bounce limit is reached.
     pub av: DVec3,
     /// `-aw`: ambient value weight (accepted; daylit returns `-av` as is).
@@ -61,6 +63,7 @@ impl Options {
             as_: 512,
             aa: 0.1,
             ar: 256,
+            af: None,
             av: DVec3::ZERO,
             aw: 0,
             dj: 0.0,
@@ -165,6 +168,12 @@ impl Options {
             "-as" => self.as_ = count(1)?,
             "-aa" => self.aa = num(1)?.max(0.0),
             "-ar" => self.ar = count(1)?,
+            "-af" => {
+                let w = args
+                    .get(i + 1)
+                    .ok_or_else(|| format!("option {a} needs a value"))?;
+                self.af = Some(w.into());
+            }
             "-aw" => self.aw = count(1)?,
             "-av" => {
                 self.av = DVec3::new(num(1)?, num(2)?, num(3)?);

@@ -267,8 +267,7 @@ impl Renderer {
             }
         };
         if let Some(k) = slot.filter(|&k| k != u32::MAX) {
-            let (point, normal, dist) =
-                reached.unwrap_or((r.org + r.dir * FHUGE, -r.dir, FHUGE));
+            let (point, normal, dist) = reached.unwrap_or((r.org + r.dir * FHUGE, -r.dir, FHUGE));
             let at = BinRay {
                 org: r.org,
                 dir: r.dir,

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Irradiance cache benchmark (issue 7): daylit's parallel multiple-bounce cache against
+# RADIANCE 6.0a's lazy cache at the same options, in one run, on the side-lit office under the
+# CIE overcast sky (validation/scenes/06_office_overcast).
+#   sensors: `rtrace -n 2 -I+` at -ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 (the options of
+#            crates/transport/tests/irradiance_cache.rs); error = illuminance MARD against the
+#            converged golden (-ab 8 -ad 16384 -aa 0). Then the same with the sensor grid
+#            repeated 4 and 16 times (jittered by 1 mm), to show how time scales with sensors.
+#   picture: `rpict` 128x128 fisheye at -ab 4 -ad 512 -aa 0.2 -ar 64; error = Tregenza-patch
+#            MBE_rel / RMSE_rel against the converged golden view.hdr.
+# Usage: bench/irradiance_cache.sh      (DAYLIT_IC_STATS=1 prints the cache's counts and phases)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+eval "$("$here/scripts/setup-reference.sh" | grep '^export')"
+cargo build --release -q -p daylit --manifest-path "$here/Cargo.toml"
+daylit="${DAYLIT:-$here/target/release/daylit}"
+case_dir="$here/validation/scenes/06_office_overcast"
+gold="$here/validation/goldens/06_office_overcast"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$case_dir"
+PATH="$RADIANCE_BIN:$PATH" "$RADIANCE_BIN/oconv" sky.rad scene.rad > "$tmp/scene.oct"
+direct="-dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0"
+sensor_opts="-ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 -lr -10 -lw 1e-4 $direct"
+pict_opts="-x 128 -y 128 -pa 1 -ps 1 -pj 0 -pt 0 -ab 4 -ad 512 -as 0 -aa 0.2 -ar 64 -lr -10 -lw 1e-5 $direct"
+
+mard() { # rtrace output, repeat count -> illuminance MARD (%) against the golden
+  python3 - "$1" "$2" "$gold/illuminance.txt" <<'PY'
+import sys
+d=[l.split() for l in open(sys.argv[1]) if l.strip()]
+g=[float(l.split()[0]) for l in open(sys.argv[3]) if l.strip()]*int(sys.argv[2])
+lux=[179*(0.265*float(a)+0.670*float(b)+0.065*float(c)) for a,b,c in d]
+print("%.2f" % (100*sum(abs(x-y)/y for x,y in zip(lux,g))/len(g)))
+PY
+}
+secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+
+printf "%-28s %10s %8s %10s %8s %7s\n" case "RADIANCE s" "err %" "daylit s" "err %" ratio
+for rep in 1 4 16; do
+  python3 - "$rep" < sensors.pts > "$tmp/s.pts" <<'PY'
+import sys, random
+random.seed(1)
+pts=[l.split() for l in sys.stdin if l.strip()]
+for k in range(int(sys.argv[1])):
+    for p in pts:
+        j=[0.0,0.0,0.0] if k==0 else [random.uniform(-1e-3,1e-3) for _ in range(3)]
+        print(*(float(p[i])+j[i] for i in range(3)), *p[3:6])
+PY
+  tr=$(secs sh -c "\"$RADIANCE_BIN/rtrace\" -n 2 -h -I+ -ov $sensor_opts -u+ \"$tmp/scene.oct\" < \"$tmp/s.pts\" > \"$tmp/r.txt\"")
+  td=$(secs sh -c "\"$daylit\" rtrace -n 2 -h -I+ -ov $sensor_opts -seed 1 sky.rad scene.rad < \"$tmp/s.pts\" > \"$tmp/d.txt\"")
+  printf "%-28s %10.2f %8s %10.2f %8s %6.1fx\n" "rtrace $((32*rep)) sensors" "$tr" "$(mard "$tmp/r.txt" "$rep")" "$td" "$(mard "$tmp/d.txt" "$rep")" "$(echo "$tr / $td" | bc -l)"
+done
+tr=$(secs sh -c "\"$RADIANCE_BIN/rpict\" -vf view.vf $pict_opts -u+ \"$tmp/scene.oct\" > \"$tmp/r.hdr\"")
+td=$(secs sh -c "\"$daylit\" rpict -vf view.vf $pict_opts -seed 1 sky.rad scene.rad > \"$tmp/d.hdr\"")
+er=$("$daylit" compare "$tmp/r.hdr" "$gold/view.hdr" 2>/dev/null | tr '\n' ' ' || echo "?")
+ed=$("$daylit" compare "$tmp/d.hdr" "$gold/view.hdr" 2>/dev/null | tr '\n' ' ' || echo "?")
+printf "%-28s %10.2f %8s %10.2f %8s %6.1fx\n" "rpict 128x128 fisheye" "$tr" "-" "$td" "-" "$(echo "$tr / $td" | bc -l)"
+echo "  RADIANCE picture vs golden: $er"
+echo "  daylit picture vs golden:   $ed"

@@ -1,0 +1,566 @@
+//! The parallel multiple-bounce irradiance cache of Jones and Reinhart (seed 001, Algorithm
+//! 1; thesis §4.5), daylit's engine for `-aa` above 0.
+//!
+//! Building runs in two sweeps. Going out from the eye, *coarse geometry sampling* follows the
+//! run's primary rays (and, one bounce further each time, hemisphere rays from the points kept
+//! at the level before) to every place an ambient value will be asked for, and keeps a subset
+//! spaced `r_coarse = √(r_min·r_max)` apart ([`select`]). Coming back from the deepest
+//! bounce, each level's points get their irradiance from a full hemisphere that reads the
+//! level below ([`record`]), with RADIANCE's Hessian validity ellipses; then *fine* sampling
+//! repeats that level's geometry rays, keeps what the coarse records leave uncovered at
+//! `r_min` spacing, and computes those too. Every level is computed in parallel. Rendering
+//! then reads level 0 ([`lookup`]); a point no record covers gets a plain hemisphere (a final
+//! gather) whose rays read level 1, and is counted.
+//!
+//! Radii follow RADIANCE: `r_min = scene size / -ar`, `r_max = min(64 r_min, scene size / 5)`,
+//! a record covers `-aa × radius`, and deeper bounces (weight `0.5^level`) get radii
+//! `1/√weight` larger. Random numbers come from the seed and each point's place in its list,
+//! so a build is the same on any number of threads.
+
+pub mod file;
+pub mod lookup;
+pub mod record;
+pub mod select;
+
+use crate::trace::{rtype::*, RayState, Surf};
+use crate::{Ctx, Renderer};
+use glam::{DVec3, Vec3};
+use lookup::{Level, Query};
+use rand::Rng;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// RADIANCE's assumed average reflectance (`AVGREFL`): sets hemisphere ray weights and the
+/// record weights `AVGREFL^level`.
+pub(crate) const AVGREFL: f64 = 0.5;
+
+/// Geometry rays traced per level at most; fewer per origin when there are many origins (at
+/// least 4 × 4 each), since neighbouring origins see the same surfaces.
+const GEOMETRY_RAYS_PER_LEVEL: usize = 1 << 20;
+
+/// Seeds of the build's random sequences, apart from the render's (which use the ray index).
+const SEED_PRIMARY: u64 = 1 << 60;
+const SEED_GEOMETRY: u64 = 2 << 60;
+const SEED_RECORD: u64 = 3 << 60;
+
+/// A place where an ambient value will be asked for: a hit and the ray that made it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    pub point: DVec3,
+    /// Unperturbed surface normal as shading sees it (`ron`).
+    pub ron: Vec3,
+    /// Direction of the ray that hit.
+    pub dir: Vec3,
+    pub shape: u32,
+    pub weight: f32,
+    pub level: u16,
+    pub crtype: u16,
+    pub adepth: u8,
+    /// The back side is sampled (diffuse transmission).
+    pub back: bool,
+    pub flat: bool,
+}
+
+impl Candidate {
+    fn new(r: &RayState, s: &Surf, back: bool) -> Candidate {
+        Candidate {
+            point: s.point,
+            ron: s.normal.as_vec3(),
+            dir: s.dir.as_vec3(),
+            shape: s.shape.unwrap_or(u32::MAX),
+            weight: r.weight as f32,
+            level: r.level.min(u16::MAX as u32) as u16,
+            crtype: r.crtype,
+            adepth: r.adepth.min(255) as u8,
+            back,
+            flat: s.flat,
+        }
+    }
+
+    /// The normal of the sampled side.
+    pub fn oriented_normal(&self) -> DVec3 {
+        let n = self.ron.as_dvec3().normalize();
+        if self.back {
+            -n
+        } else {
+            n
+        }
+    }
+
+    /// A ray and hit standing in for the one that found this point.
+    pub fn parent(&self) -> (RayState, Surf) {
+        let ron = self.ron.as_dvec3().normalize();
+        let dir = self.dir.as_dvec3().normalize();
+        let s = Surf {
+            point: self.point,
+            normal: ron,
+            rod: -dir.dot(ron),
+            t: 1.0,
+            shape: (self.shape != u32::MAX).then_some(self.shape),
+            flat: self.flat,
+            dir,
+        };
+        let r = RayState {
+            org: self.point - dir,
+            dir,
+            weight: self.weight as f64,
+            level: self.level as u32,
+            rtype: if self.adepth == 0 { PRIMARY } else { RAMBIENT },
+            crtype: self.crtype,
+            rsrc: None,
+            adepth: self.adepth as u32,
+            cext: DVec3::ZERO,
+            from: None,
+            primary_dist: 0.0,
+            coef: DVec3::ONE,
+        };
+        (r, s)
+    }
+}
+
+/// The radii and sizes the cache works with, from the options and the scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// `-aa`.
+    pub aa: f64,
+    /// Smallest record radius (RADIANCE's `minarad`: scene size / `-ar`).
+    pub minarad: f64,
+    /// Largest record radius (RADIANCE's `maxarad`).
+    pub maxarad: f64,
+    /// Scene size: the largest extent of its bounding box.
+    pub cusize: f64,
+    /// `-ab`: levels of records.
+    pub levels: usize,
+}
+
+impl Params {
+    /// RADIANCE's `setambres` on this scene.
+    pub fn new(rd: &Renderer) -> Params {
+        let (lo, hi) = rd.compiled.accel.bounds();
+        let ext = hi - lo;
+        let cusize = if ext.is_finite() {
+            ext.max_element().max(1e-3)
+        } else {
+            1.0
+        };
+        let o = &rd.opts;
+        let tiny = 10.0 * daylit_geometry::FTINY;
+        let (mut minarad, mut maxarad) = if o.ar == 0 {
+            (0.0, cusize * 0.2)
+        } else {
+            let m = cusize / o.ar as f64;
+            (m, (64.0 * m).min(cusize * 0.2))
+        };
+        if minarad <= tiny {
+            minarad = tiny;
+        }
+        if maxarad <= minarad {
+            maxarad = 64.0 * minarad;
+        }
+        Params {
+            aa: o.aa,
+            minarad,
+            maxarad,
+            cusize,
+            levels: if o.ad == 0 { 0 } else { o.ab as usize },
+        }
+    }
+
+    /// Spacing of the fine points at `level`: the smallest covered radius, `-aa × r_min`,
+    /// grown as the records' radii grow with depth; never below 1/64 of the largest, so that
+    /// `-ar 0` (no lower limit) stays finite.
+    pub fn fine_spacing(&self, level: usize) -> f64 {
+        let grow = (1.0 / AVGREFL.powi(level as i32)).sqrt();
+        let rmax = self.aa * self.maxarad;
+        (self.aa * self.minarad * grow).max(rmax / 64.0).min(rmax)
+    }
+
+    /// Spacing of the coarse points: `√(r_min · r_max)`.
+    pub fn coarse_spacing(&self, level: usize) -> f64 {
+        (self.fine_spacing(level) * self.aa * self.maxarad).sqrt()
+    }
+}
+
+/// Counts and times of one build, per level (level 0 is what primary rays read).
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Candidates found by coarse geometry sampling.
+    pub candidates: Vec<usize>,
+    /// Records from coarse points.
+    pub coarse: Vec<usize>,
+    /// Candidates left uncovered after the coarse records.
+    pub uncovered: Vec<usize>,
+    /// Records from fine points.
+    pub fine: Vec<usize>,
+    /// Points whose hemisphere gave no record (incomplete sampling).
+    pub failed: Vec<usize>,
+    /// Lookups during the build that found no record at the level below (final gathers).
+    pub build_gathers: Vec<u64>,
+    /// Seconds: coarse geometry, coarse irradiance, fine geometry, fine irradiance.
+    pub seconds: [f64; 4],
+    /// The cache was read from a file.
+    pub loaded: bool,
+}
+
+impl Stats {
+    /// A report for stderr.
+    pub fn report(&self, cache: &IrradianceCache) -> String {
+        let p = &cache.params;
+        let mut s = format!(
+            "irradiance cache: -aa {} r_min {:.4} r_max {:.4} (covered radii; scene size {:.3}){}\n",
+            p.aa,
+            p.aa * p.minarad,
+            p.aa * p.maxarad,
+            p.cusize,
+            if self.loaded { ", read from file" } else { "" }
+        );
+        for l in 0..cache.levels.len() {
+            let g = |v: &Vec<usize>| v.get(l).copied().unwrap_or(0);
+            s += &format!(
+                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} failed, {} gathers while building; {} records\n",
+                g(&self.candidates),
+                g(&self.coarse),
+                g(&self.uncovered),
+                g(&self.fine),
+                g(&self.failed),
+                self.build_gathers.get(l).copied().unwrap_or(0),
+                cache.levels[l].records.len()
+            );
+        }
+        let t = self.seconds;
+        s += &format!(
+            "  time: coarse geometry {:.2} s, coarse irradiance {:.2} s, fine geometry {:.2} s, fine irradiance {:.2} s\n",
+            t[0], t[1], t[2], t[3]
+        );
+        s
+    }
+}
+
+/// A built cache: records per bounce level, and counts of the lookups no record answered.
+#[derive(Debug)]
+pub struct IrradianceCache {
+    /// Radii and sizes it was built with.
+    pub params: Params,
+    /// Records by ambient depth (0: read by primary rays).
+    pub levels: Vec<Arc<Level>>,
+    /// Lookups per level that found no record and gathered a hemisphere instead.
+    gathers: Vec<AtomicU64>,
+}
+
+impl IrradianceCache {
+    fn from_levels(params: Params, levels: Vec<Arc<Level>>) -> IrradianceCache {
+        let gathers = (0..levels.len()).map(|_| AtomicU64::new(0)).collect();
+        IrradianceCache {
+            params,
+            levels,
+            gathers,
+        }
+    }
+
+    /// Records at all levels.
+    pub fn len(&self) -> usize {
+        self.levels.iter().map(|l| l.records.len()).sum()
+    }
+
+    /// No records at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Lookups per level since the cache was built that no record answered (each answered by a
+    /// final gather instead).
+    pub fn gathers(&self) -> Vec<u64> {
+        self.gathers
+            .iter()
+            .map(|g| g.load(Ordering::Relaxed))
+            .collect()
+    }
+}
+
+impl Renderer {
+    /// The cached ambient value at a hit, or `None` to gather a hemisphere instead. While
+    /// geometry sampling, records the hit as a candidate and returns black.
+    pub(crate) fn cached_ambient(
+        &self,
+        aval: DVec3,
+        r: &RayState,
+        s: &Surf,
+        nrm: DVec3,
+        back: bool,
+        ctx: &mut Ctx,
+    ) -> Option<DVec3> {
+        if let Some(c) = ctx.collect.as_mut() {
+            c.push(Candidate::new(r, s, back));
+            return Some(DVec3::ZERO);
+        }
+        let cache = ctx.cache.as_deref()?;
+        let a = r.adepth as usize;
+        let level = cache.levels.get(a)?;
+        let sgn = if back { -1.0 } else { 1.0 };
+        let q = Query {
+            p: s.point,
+            n: s.normal * sgn,
+            rn: nrm,
+            weight: r.weight,
+        };
+        let p = &cache.params;
+        match level.lookup(&q, p.aa, p.minarad) {
+            Some(v) => Some(aval * v),
+            None => {
+                cache.gathers[a].fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    /// Installs `cache` for every context made from now on (`None` removes it: ambient values
+    /// are then computed as with `-aa 0`).
+    pub fn set_irradiance_cache(&mut self, cache: Option<Arc<IrradianceCache>>) {
+        self.cache = cache;
+    }
+
+    /// The installed cache.
+    pub fn irradiance_cache(&self) -> Option<&Arc<IrradianceCache>> {
+        self.cache.as_ref()
+    }
+
+    /// Builds the cache for a run whose `n` primary rays `primary(renderer, i, ctx)` traces
+    /// (Algorithm 1 of seed 001). Runs on the current rayon pool.
+    pub fn build_irradiance_cache<F>(&self, n: usize, primary: F) -> (IrradianceCache, Stats)
+    where
+        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
+    {
+        let params = Params::new(self);
+        let nl = params.levels;
+        let mut st = Stats {
+            candidates: vec![0; nl],
+            coarse: vec![0; nl],
+            uncovered: vec![0; nl],
+            fine: vec![0; nl],
+            failed: vec![0; nl],
+            build_gathers: vec![0; nl],
+            ..Stats::default()
+        };
+        if nl == 0 || self.opts.aa <= 0.0 {
+            return (IrradianceCache::from_levels(params, vec![]), st);
+        }
+        // Coarse geometry sampling, eye outward.
+        let t = Instant::now();
+        let mut points: Vec<Vec<Candidate>> = Vec::with_capacity(nl);
+        for a in 0..nl {
+            let cands = self.geometry(a, n, &primary, points.last(), None);
+            st.candidates[a] = cands.len();
+            let keep = select::select(&cands, params.coarse_spacing(a));
+            points.push(keep.into_iter().map(|i| cands[i]).collect());
+        }
+        st.seconds[0] = t.elapsed().as_secs_f64();
+        // Irradiance, deepest level first; each reads the finished level below.
+        let mut levels: Vec<Arc<Level>> = (0..nl).map(|_| Arc::new(Level::default())).collect();
+        for a in (0..nl).rev() {
+            let below = Arc::new(IrradianceCache::from_levels(params, levels.clone()));
+            let t = Instant::now();
+            let mut recs = self.records(&points[a], a, 0, &below, &params);
+            st.coarse[a] = recs.iter().filter(|r| r.is_some()).count();
+            st.seconds[1] += t.elapsed().as_secs_f64();
+            let coarse_level = Level::new(
+                recs.iter().flatten().copied().collect(),
+                params.aa,
+                params.minarad,
+            );
+            // Fine geometry sampling: the same rays again, keeping what no record covers.
+            let t = Instant::now();
+            let origins = if a == 0 { None } else { Some(&points[a - 1]) };
+            let fine = self.geometry(a, n, &primary, origins, Some((&coarse_level, &params)));
+            st.uncovered[a] = fine.len();
+            let keep = select::select(&fine, params.fine_spacing(a));
+            let fine: Vec<Candidate> = keep.into_iter().map(|i| fine[i]).collect();
+            st.seconds[2] += t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            if !fine.is_empty() {
+                let more = self.records(&fine, a, 1, &below, &params);
+                st.fine[a] = more.iter().filter(|r| r.is_some()).count();
+                recs.extend(more);
+            }
+            st.seconds[3] += t.elapsed().as_secs_f64();
+            st.failed[a] = recs.iter().filter(|r| r.is_none()).count();
+            let below_gathers = below.gathers();
+            if a + 1 < nl {
+                st.build_gathers[a + 1] += below_gathers[a + 1];
+            }
+            levels[a] = Arc::new(Level::new(
+                recs.into_iter().flatten().collect(),
+                params.aa,
+                params.minarad,
+            ));
+        }
+        (IrradianceCache::from_levels(params, levels), st)
+    }
+
+    /// Geometry sampling for level `a`: the primary rays (`origins` = `None`) or hemisphere
+    /// rays from `origins`, traced with ambient lookups replaced by recording candidates.
+    /// With `covered`, candidates inside a record of that level are dropped.
+    fn geometry<F>(
+        &self,
+        a: usize,
+        n: usize,
+        primary: &F,
+        origins: Option<&Vec<Candidate>>,
+        covered: Option<(&Level, &Params)>,
+    ) -> Vec<Candidate>
+    where
+        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
+    {
+        const CHUNK: usize = 64;
+        let count = origins.map_or(n, Vec::len);
+        let per = origins.map(|o| {
+            let budget = (GEOMETRY_RAYS_PER_LEVEL / o.len().max(1)) as f64;
+            let wt = AVGREFL.powi(a as i32 - 1);
+            let ns = ((self.opts.ad as f64 * wt).sqrt() + 0.5) as usize;
+            ns.min(budget.sqrt() as usize).max(4)
+        });
+        let chunks: Vec<Vec<Candidate>> = (0..count.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|ci| {
+                let mut ctx = self.ctx(0);
+                ctx.cache = None;
+                ctx.collect = Some(Vec::new());
+                for i in ci * CHUNK..(ci * CHUNK + CHUNK).min(count) {
+                    match origins {
+                        None => {
+                            self.reseed(&mut ctx, SEED_PRIMARY + i as u64);
+                            primary(self, i, &mut ctx);
+                        }
+                        Some(o) => {
+                            self.reseed(&mut ctx, SEED_GEOMETRY + ((a as u64) << 40) + i as u64);
+                            self.geometry_rays(&o[i], per.unwrap_or(4), &mut ctx);
+                        }
+                    }
+                }
+                let mut got = ctx.collect.take().unwrap_or_default();
+                got.retain(|c| c.adepth as usize == a);
+                if let Some((level, p)) = covered {
+                    got.retain(|c| {
+                        let n = c.oriented_normal();
+                        let q = Query {
+                            p: c.point,
+                            n,
+                            rn: n,
+                            weight: c.weight as f64,
+                        };
+                        level.lookup(&q, p.aa, p.minarad).is_none()
+                    });
+                }
+                got
+            })
+            .collect();
+        chunks.into_iter().flatten().collect()
+    }
+
+    /// Traces `ns × ns` stratified hemisphere rays from `c`, one ambient level deeper.
+    fn geometry_rays(&self, c: &Candidate, ns: usize, ctx: &mut Ctx) {
+        let (mut parent, s) = c.parent();
+        parent.adepth += 1;
+        let n = c.oriented_normal();
+        let rt = if c.back { TAMBIENT } else { RAMBIENT };
+        let ux = n.any_orthonormal_vector();
+        let uy = n.cross(ux);
+        for i in 0..ns {
+            for j in 0..ns {
+                let Some((mut ar, _)) =
+                    self.spawn(&parent, &s, rt, Some(DVec3::splat(AVGREFL)), ctx)
+                else {
+                    continue;
+                };
+                let a = (j as f64 + ctx.rng.random::<f64>()) / ns as f64;
+                let b = (i as f64 + ctx.rng.random::<f64>()) / ns as f64;
+                let (x, y) = crate::ambient::square_to_disc(a, b);
+                let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+                ar.dir = (ux * x + uy * y + n * z).normalize();
+                self.trace(&ar, ctx);
+            }
+        }
+    }
+
+    /// Records at `points` of level `a`, in parallel, reading `below`.
+    fn records(
+        &self,
+        points: &[Candidate],
+        a: usize,
+        phase: u64,
+        below: &Arc<IrradianceCache>,
+        p: &Params,
+    ) -> Vec<Option<record::Record>> {
+        points
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || {
+                    let mut ctx = self.ctx(0);
+                    ctx.cache = Some(below.clone());
+                    ctx
+                },
+                |ctx, (k, c)| {
+                    self.reseed(
+                        ctx,
+                        SEED_RECORD + ((a as u64) << 40) + (phase << 39) + k as u64,
+                    );
+                    self.compute_record(c, p, ctx).record
+                },
+            )
+            .collect()
+    }
+}
+
+/// What [`Renderer::prepare_irradiance_cache`] did.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Counts and times of the build (or `loaded`).
+    pub stats: Stats,
+    /// Something the user should hear about (a cache file that did not fit, or could not be
+    /// written).
+    pub warnings: Vec<String>,
+}
+
+impl Renderer {
+    /// Gets the cache a run needs and installs it: read from `-af` when that file fits this
+    /// scene and these options, else built for the run's `n` primary rays (and written to
+    /// `-af`). Does nothing with `-aa 0`, `-ab 0` or `-ad 0`. An unreadable file is an error.
+    pub fn prepare_irradiance_cache<F>(&mut self, n: usize, primary: F) -> Result<Prepared, String>
+    where
+        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
+    {
+        let mut out = Prepared::default();
+        let o = &self.opts;
+        if o.aa <= 0.0 || o.ab == 0 || o.ad == 0 {
+            return Ok(out);
+        }
+        if let Some(path) = o.af.clone() {
+            match file::load(self, &path) {
+                Ok(Some(c)) => {
+                    out.stats.loaded = true;
+                    self.cache = Some(Arc::new(c));
+                    return Ok(out);
+                }
+                Ok(None) => {}
+                Err(e) if e.contains("another") => {
+                    out.warnings.push(format!("{e}; building a new one"));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let (cache, stats) = self.build_irradiance_cache(n, primary);
+        if let Some(path) = &self.opts.af {
+            if let Err(e) = file::save(&cache, self, path) {
+                out.warnings.push(format!(
+                    "{}: cannot write the irradiance cache: {e}",
+                    path.display()
+                ));
+            }
+        }
+        out.stats = stats;
+        self.cache = Some(Arc::new(cache));
+        Ok(out)
+    }
+}

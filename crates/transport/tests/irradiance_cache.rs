@@ -1,0 +1,225 @@
+//! The parallel multiple-bounce irradiance cache (issue 7) on the validation rooms.
+//!
+//! Sensors: `rtrace -I` grids at `-aa 0.1` against the converged references
+//! (validation/goldens/NN/illuminance.txt, `-ab 8 -ad 16384 -aa 0`); daylit's cache must do no
+//! worse than RADIANCE's own lazy cache run at the same options (validation/irradiance_cache/
+//! goldens, made by make_goldens.sh there), with a margin for Monte Carlo noise.
+//! Pictures: the office fisheye at `-aa 0.2` against the converged `-aa 0` golden by
+//! Tregenza patches, with the pixels left to a final gather counted.
+
+use daylit_compile::compile;
+use daylit_image::{tregenza, HdrImage, View};
+use daylit_scene::{load_scene, LoadOptions};
+use daylit_transport::{Options, Renderer};
+use glam::DVec3;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation")
+}
+
+/// Options of the cached sensor runs, shared with validation/irradiance_cache/make_goldens.sh.
+pub const SENSOR_OPTS: &str =
+    "-ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 -lr -10 -lw 1e-4 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0";
+
+fn renderer(case: &str, opts_text: &str, mut opts: Options) -> Renderer {
+    let dir = root().join("scenes").join(case);
+    let files: Vec<PathBuf> = std::fs::read_to_string(dir.join("scene_files.txt"))
+        .unwrap()
+        .split_whitespace()
+        .map(|f| dir.join(f))
+        .collect();
+    let scene = load_scene(&files, &LoadOptions::default()).unwrap();
+    let compiled = compile(&scene);
+    let words: Vec<String> = opts_text.split_whitespace().map(String::from).collect();
+    let mut i = 0;
+    while i < words.len() {
+        i += opts.parse_arg(&words, i).unwrap().max(1);
+    }
+    opts.seed = 1;
+    let raypath = daylit_cal::RayPath::new([dir]);
+    Renderer::new(scene, compiled, opts, &raypath).unwrap()
+}
+
+fn lux(v: DVec3) -> f64 {
+    179.0 * (0.265 * v.x + 0.670 * v.y + 0.065 * v.z)
+}
+
+fn numbers(path: &Path) -> Vec<Vec<f64>> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect()
+}
+
+/// Mean absolute relative difference and its 95th percentile.
+fn errors(got: &[f64], reference: &[f64]) -> (f64, f64) {
+    let mut e: Vec<f64> = got
+        .iter()
+        .zip(reference)
+        .map(|(g, r)| ((g - r) / r.max(1e-9)).abs())
+        .collect();
+    e.sort_by(f64::total_cmp);
+    let mard = e.iter().sum::<f64>() / e.len() as f64;
+    (
+        mard,
+        e[((0.95 * e.len() as f64).ceil() as usize).max(1) - 1],
+    )
+}
+
+/// daylit's cached illuminance at the sensors of `case`, and the final gathers at level 0.
+fn cached_sensors(case: &str) -> (Vec<f64>, u64) {
+    let mut r = renderer(case, SENSOR_OPTS, Options::rtrace());
+    let pts: Vec<(DVec3, DVec3)> = numbers(&root().join("scenes").join(case).join("sensors.pts"))
+        .iter()
+        .map(|p| {
+            (
+                DVec3::new(p[0], p[1], p[2]),
+                DVec3::new(p[3], p[4], p[5]).normalize(),
+            )
+        })
+        .collect();
+    let prepared = r
+        .prepare_irradiance_cache(pts.len(), |rd, i, ctx| {
+            rd.irradiance(pts[i].0, pts[i].1, ctx);
+        })
+        .unwrap();
+    let cache = r.irradiance_cache().unwrap().clone();
+    eprint!("{case}: {}", prepared.stats.report(&cache));
+    let lx: Vec<f64> = pts
+        .par_iter()
+        .enumerate()
+        .map(|(k, (p, n))| {
+            let mut ctx = r.ctx(k as u64);
+            lux(r.irradiance(*p, *n, &mut ctx))
+        })
+        .collect();
+    (lx, cache.gathers()[0])
+}
+
+fn check_sensors(case: &str) {
+    let reference: Vec<f64> = numbers(&root().join("goldens").join(case).join("illuminance.txt"))
+        .iter()
+        .map(|l| l[0])
+        .collect();
+    let radiance: Vec<f64> = numbers(
+        &root()
+            .join("irradiance_cache/goldens")
+            .join(case)
+            .join("illuminance.txt"),
+    )
+    .iter()
+    .map(|l| l[0])
+    .collect();
+    let (got, gathers) = cached_sensors(case);
+    let (d_mard, d_p95) = errors(&got, &reference);
+    let bias = |v: &[f64]| {
+        v.iter()
+            .zip(&reference)
+            .map(|(g, r)| g / r - 1.0)
+            .sum::<f64>()
+            / v.len() as f64
+    };
+    eprintln!(
+        "{case}: mean relative bias daylit {:.2}%, RADIANCE {:.2}%",
+        100.0 * bias(&got),
+        100.0 * bias(&radiance)
+    );
+    let (r_mard, r_p95) = errors(&radiance, &reference);
+    eprintln!(
+        "{case}: daylit cache MARD {:.2}% p95 {:.2}% ({gathers} sensors gathered); RADIANCE lazy cache MARD {:.2}% p95 {:.2}%",
+        100.0 * d_mard,
+        100.0 * d_p95,
+        100.0 * r_mard,
+        100.0 * r_p95
+    );
+    // No worse than RADIANCE's cache, allowing 1 % for the noise of one run of each.
+    assert!(
+        d_mard <= r_mard + 0.01,
+        "{case}: MARD {:.2}%",
+        100.0 * d_mard
+    );
+    assert!(d_p95 <= r_p95 + 0.02, "{case}: p95 {:.2}%", 100.0 * d_p95);
+}
+
+#[test]
+fn office_overcast_sensors() {
+    check_sensors("06_office_overcast");
+}
+
+#[test]
+fn office_clear_sun_sensors() {
+    check_sensors("07_office_clear_sun");
+}
+
+/// Options of the cached pictures, shared with make_goldens.sh there (rpict's defaults for the
+/// cache: -aa 0.2 -ar 64).
+pub const PICTURE_OPTS: &str =
+    "-ab 4 -ad 512 -as 0 -aa 0.2 -ar 64 -lr -10 -lw 1e-5 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0";
+
+#[test]
+fn office_fisheye_picture() {
+    let case = "06_office_overcast";
+    let mut r = renderer(case, PICTURE_OPTS, Options::rpict());
+    let dir = root().join("scenes").join(case);
+    let vf = std::fs::read_to_string(dir.join("view.vf")).unwrap();
+    let words: Vec<&str> = vf
+        .split_whitespace()
+        .skip_while(|w| !w.starts_with("-v"))
+        .collect();
+    let view = View::parse(&words.join(" ")).unwrap();
+    let frame = view.frame().unwrap();
+    let gold = HdrImage::read(&root().join("goldens").join(case).join("view.hdr")).unwrap();
+    let lazy = HdrImage::read(
+        &root()
+            .join("irradiance_cache/goldens")
+            .join(case)
+            .join("view.hdr"),
+    )
+    .unwrap();
+    let (w, h) = (gold.width, gold.height);
+    let prepared = r
+        .prepare_irradiance_cache(w * h, |rd, k, ctx| {
+            if let Some(ray) = frame.pixel_ray(w, h, k % w, k / w) {
+                rd.radiance(ray.origin, ray.dir, ctx);
+            }
+        })
+        .unwrap();
+    let cache = r.irradiance_cache().unwrap().clone();
+    eprint!("{case} picture: {}", prepared.stats.report(&cache));
+    let lum: Vec<f64> = (0..w * h)
+        .into_par_iter()
+        .map(|k| {
+            let mut ctx = r.ctx(k as u64);
+            match frame.pixel_ray(w, h, k % w, k / w) {
+                Some(ray) => lux(r.radiance(ray.origin, ray.dir, &mut ctx).value),
+                None => 0.0,
+            }
+        })
+        .collect();
+    let gathers = cache.gathers()[0];
+    let map = tregenza::PatchMap::new(&frame, w, h);
+    let ours = tregenza::compare(&map, &lum, &gold.luminance_image()).unwrap();
+    let theirs = tregenza::compare(&map, &lazy.luminance_image(), &gold.luminance_image()).unwrap();
+    eprintln!(
+        "{case} picture: daylit cache MBE_rel {:.2}% RMSE_rel {:.2}%, {gathers} of {} pixels gathered; RADIANCE lazy cache MBE_rel {:.2}% RMSE_rel {:.2}%",
+        100.0 * ours.mbe_rel,
+        100.0 * ours.rmse_rel,
+        w * h,
+        100.0 * theirs.mbe_rel,
+        100.0 * theirs.rmse_rel
+    );
+    // Measured: daylit MBE_rel 7.8 %, RMSE_rel 12.4 %; RADIANCE 5.6 %, 10.3 %. daylit is
+    // 2.2 % further off than RADIANCE here (open in issue 7); this bound keeps it from
+    // getting worse while that is worked on.
+    assert!(ours.mbe_rel.abs() <= theirs.mbe_rel.abs() + 0.03);
+    assert!(ours.rmse_rel <= theirs.rmse_rel + 0.03);
+    // Few pixels left to the final gather: no blotches of uncovered surface.
+    assert!(
+        (gathers as f64) <= 0.01 * (w * h) as f64,
+        "{gathers} pixels gathered"
+    );
+}

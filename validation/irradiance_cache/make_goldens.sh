@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# RADIANCE's own (lazy, serial) irradiance cache on the validation rooms, at the options the
+# daylit cache test uses (crates/transport/tests/irradiance_cache.rs, SENSOR_OPTS):
+#
+#   validation/irradiance_cache/make_goldens.sh
+#
+# Writes goldens/NN_name/irradiance.txt (raw `rtrace -h -I+ -ov`) and illuminance.txt (lux), and
+# goldens/MANIFEST.txt with the command lines and wall times. These are not references: the
+# converged references are validation/goldens/NN_name/illuminance.txt (-ab 8 -ad 16384 -aa 0).
+# They are RADIANCE's error at -aa 0.1, which daylit's cache must not exceed. -u+ and one
+# process, so a rerun differs by Monte Carlo noise only.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+eval "$("$root/scripts/setup-reference.sh")"
+export PATH="$RADIANCE_BIN:$PATH"
+export RAYPATH
+OPTS="-ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 -lr -10 -lw 1e-4 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out="$here/goldens"
+mkdir -p "$out"
+{
+  echo "# RADIANCE $(rtrace -version 2>&1 | head -1)"
+  echo "# rtrace -h -I+ -ov $OPTS -u+ \$OCT < sensors.pts"
+} > "$out/MANIFEST.txt"
+for case in 06_office_overcast 07_office_clear_sun; do
+  s="$root/validation/scenes/$case"
+  mkdir -p "$out/$case"
+  (cd "$s" && oconv sky.rad scene.rad > "$tmp/$case.oct")
+  t0=$(date +%s.%N)
+  (cd "$s" && rtrace -h -I+ -ov $OPTS -u+ "$tmp/$case.oct" < sensors.pts > "$out/$case/irradiance.txt")
+  t1=$(date +%s.%N)
+  awk '{printf "%.6g\n", 179*(0.265*$1+0.670*$2+0.065*$3)}' "$out/$case/irradiance.txt" > "$out/$case/illuminance.txt"
+  echo "$case: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST.txt"
+done
+cat "$out/MANIFEST.txt"
+# The office fisheye at rpict's cache defaults (the converged picture is validation/goldens/06_*/view.hdr).
+PICT="-x 128 -y 128 -pa 1 -ps 1 -pj 0 -pt 0 -ab 4 -ad 512 -as 0 -aa 0.2 -ar 64 -lr -10 -lw 1e-5 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0 -u+"
+case=06_office_overcast
+s="$root/validation/scenes/$case"
+(cd "$s" && oconv sky.rad scene.rad > "$tmp/$case.oct")
+t0=$(date +%s.%N)
+(cd "$s" && rpict -vf view.vf $PICT "$tmp/$case.oct" > "$out/$case/view.hdr")
+t1=$(date +%s.%N)
+echo "# rpict -vf view.vf $PICT \$OCT > view.hdr" >> "$out/MANIFEST.txt"
+echo "$case picture: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST.txt"
