@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Annual daylight benchmark (issue 5): `daylit annual` end to end against RADIANCE 6.0a's
-# two-phase pipeline (rfluxmtx -n 2, gendaymtx, dctimestep, rmtxop) on the reference office with
-# 1296 work-plane sensors (0.15 m grid at 0.8 m), Greensboro TMY3 year, both at
-# -ab 5 -ad 10000 -lw 1e-5 on 2 cores, in one run. daylit's time includes what RADIANCE does not
-# compute: the sharp direct-sun term, the metrics, the JSON, CSV and PNG maps.
+# Annual daylight benchmark (issue 5), one run, 2 cores, reference office, Greensboro TMY3 year,
+# both tools at -ab 5 -ad 10000 -lw 1e-5:
+#  1. the two-phase pipeline, the same commands in both tools (rfluxmtx -n 2 with the sky sender,
+#     gendaymtx, dctimestep) on 1296 work-plane sensors (0.15 m grid at 0.8 m): times and ratio;
+#  2. `daylit annual` end to end on the same grid (daylight coefficients with the direct part split
+#     off, the sharp hour-by-hour sun, metrics, JSON, CSV and PNG maps), for scale;
+#  3. time against error: the two-phase pipeline of both tools again on the 32 sensors of the annual
+#     validation, whose converged RADIANCE two-phase year (validation/annual/goldens) is the
+#     reference; error of the per-sensor mean illuminance over the occupied hours (8-18 h).
 # Usage: bench/annual.sh [AD]      (default 10000)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$here/validation/scenes/06_office_overcast"
 awk 'BEGIN { for (j = 0; j < 54; j++) for (i = 0; i < 24; i++) printf "%.3f %.3f 0.8 0 0 1\n", 0.075 + 0.15 * i, 0.075 + 0.15 * j }' > "$tmp/grid.pts"
+cp sensors.pts "$tmp/s32.pts"
 cp "$here/validation/annual/goldens/gso.wea" "$tmp/gso.wea"
 cat > "$tmp/sender.rad" <<'SKY'
 #@rfluxmtx h=u
@@ -26,44 +31,43 @@ void glow skyglow 0 0 4 1 1 1 0
 skyglow source skydome 0 0 4 0 0 1 180
 SKY
 opts="-ab 5 -ad $ad -lw 1e-5"
-t0=$(date +%s.%N)
-rfluxmtx -n 2 -I+ -y 1296 -faf $opts - "$tmp/sender.rad" scene.rad < "$tmp/grid.pts" > "$tmp/dc.mtx"
-t1=$(date +%s.%N)
-gendaymtx -m 1 -of "$tmp/gso.wea" > "$tmp/sky.mtx" 2>/dev/null
-dctimestep "$tmp/dc.mtx" "$tmp/sky.mtx" | rmtxop -ff -c 47.435 119.93 11.635 - > "$tmp/ill.mtx"
-t2=$(date +%s.%N)
+now() { date +%s.%N; }
+# Two-phase pipeline with program prefix $1 ("" for RADIANCE, "$daylit " for daylit) on sensors
+# $2, writing the RGB year to $3; prints the seconds taken.
+two_phase() {
+  local p=$1 pts=$2 out=$3 n
+  n=$(wc -l < "$pts")
+  local t0 t1
+  t0=$(now)
+  ${p}rfluxmtx -n 2 -I+ -y "$n" -faf $opts - "$tmp/sender.rad" scene.rad < "$pts" > "$tmp/dc.mtx"
+  ${p}gendaymtx -m 1 -of "$tmp/gso.wea" > "$tmp/sky.mtx" 2>/dev/null
+  ${p}dctimestep -of "$tmp/dc.mtx" "$tmp/sky.mtx" > "$out"
+  t1=$(now)
+  echo "$t1 - $t0" | bc
+}
+r=$(two_phase "" "$tmp/grid.pts" "$tmp/r1296.mtx")
+d=$(two_phase "$daylit " "$tmp/grid.pts" "$tmp/d1296.mtx")
+printf "two-phase, 1296 sensors: RADIANCE %.1f s, daylit %.1f s, speed ratio %.1f\n" "$r" "$d" "$(echo "$r / $d" | bc -l)"
+t0=$(now)
 "$daylit" annual scene.rad --sensors "$tmp/grid.pts" --weather "$tmp/gso.wea" --ab 5 --ad "$ad" --lw 1e-5 \
   --json "$tmp/d/annual.json" -o "$tmp/d" > /dev/null
-t3=$(date +%s.%N)
-r=$(echo "$t2 - $t0" | bc); d=$(echo "$t3 - $t2" | bc)
-printf "RADIANCE: rfluxmtx %.1f s + gendaymtx/dctimestep/rmtxop %.1f s = %.1f s\n" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" "$r"
-printf "daylit annual (coefficients, direct sun, metrics, reports): %.1f s\n" "$d"
-printf "speed ratio %.1f\n" "$(echo "$r / $d" | bc -l)"
-
-# Time versus error: both tools again at the same options on the 32 sensors of the annual
-# validation, whose converged RADIANCE 2-phase year (-ab 6 -ad 262144) is the reference.
-# Error: per-sensor annual mean illuminance over the occupied hours (8-18 h), relative.
-cp sensors.pts "$tmp/s32.pts"
-t0=$(date +%s.%N)
-rfluxmtx -n 2 -I+ -y 32 -faf $opts - "$tmp/sender.rad" scene.rad < "$tmp/s32.pts" > "$tmp/dc32.mtx"
-dctimestep "$tmp/dc32.mtx" "$tmp/sky.mtx" | rmtxop -ff -c 47.435 119.93 11.635 - > "$tmp/ill32.mtx"
-t1=$(date +%s.%N)
-"$daylit" annual scene.rad --sensors "$tmp/s32.pts" --weather "$tmp/gso.wea" --ab 5 --ad "$ad" --lw 1e-5 \
-  --json "$tmp/d32/annual.json" -o "$tmp/d32" > /dev/null
-t2=$(date +%s.%N)
-"$here/.venv-ref/bin/python" - "$tmp" "$here/validation/annual/goldens" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" <<'PY'
-import gzip, json, sys
+t1=$(now)
+printf "daylit annual end to end (split coefficients, sharp sun, metrics, reports), 1296 sensors: %.1f s\n" "$(echo "$t1 - $t0" | bc)"
+r=$(two_phase "" "$tmp/s32.pts" "$tmp/r32.mtx")
+d=$(two_phase "$daylit " "$tmp/s32.pts" "$tmp/d32.mtx")
+"$here/.venv-ref/bin/python" - "$tmp" "$here/validation/annual/goldens" "$r" "$d" <<'PY'
+import gzip, sys
 import numpy as np
 tmp, gold, tr, td = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 hours = [float(l.split()[2]) for l in open(f"{gold}/gso.wea").read().splitlines()[6:]]
 occ = np.array([8 <= h < 18 for h in hours])
 ref = np.frombuffer(gzip.open(f"{gold}/06_office_overcast/annual.f32.gz").read(), "<f4").reshape(32, -1)
 ref_mean = ref[:, occ].mean(axis=1)
-raw = open(f"{tmp}/ill32.mtx", "rb").read()
-rad = np.frombuffer(raw[raw.index(b"\n\n") + 2:], "<f4").reshape(32, -1)
-rad_mean = rad[:, occ].mean(axis=1)
-day_mean = np.array(json.load(open(f"{tmp}/d32/annual.json"))["per_sensor"]["mean_lux"])
-for name, t, m in (("RADIANCE", tr, rad_mean), ("daylit", td, day_mean)):
-    e = np.abs(m / ref_mean - 1)
-    print(f"{name:9s} 32 sensors: {t:6.1f} s, annual mean vs converged reference: MARD {100 * e.mean():.1f}%, worst {100 * e.max():.1f}%")
+def year(path):
+    raw = open(path, "rb").read()
+    rgb = np.frombuffer(raw[raw.index(b"\n\n") + 2:], "<f4").reshape(32, -1, 3)
+    return rgb @ np.array([47.435, 119.93, 11.635], dtype=np.float32)
+for name, t, path in (("RADIANCE", tr, f"{tmp}/r32.mtx"), ("daylit", td, f"{tmp}/d32.mtx")):
+    e = np.abs(year(path)[:, occ].mean(axis=1) / ref_mean - 1)
+    print(f"two-phase, 32 sensors, {name:8s}: {t:5.1f} s; annual mean vs converged reference: MARD {100 * e.mean():.1f}%, worst {100 * e.max():.1f}%")
 PY
