@@ -222,7 +222,7 @@ fn box_range(o: usize, n: usize, m: usize) -> std::ops::Range<usize> {
     // The offset grows with i, so the samples inside are consecutive.
     let mut ins = (centre + 1 - radius..=centre + radius).filter(|&i| inside(i));
     match ins.next() {
-        Some(first) => first as usize..ins.last().unwrap_or(first) as usize + 1,
+        Some(first) => first as usize..ins.next_back().unwrap_or(first) as usize + 1,
         None => 0..0,
     }
 }
