@@ -6,9 +6,11 @@ mod bench;
 mod check;
 mod compare;
 mod dctimestep;
+mod evalglare;
 mod falsecolor;
 mod gendaymtx;
 mod getinfo;
+mod glare;
 mod oconv;
 mod output;
 mod rcontrib;
@@ -112,6 +114,14 @@ enum Cmd {
     /// False-colour picture of an HDR image with a legend (PNG, and HDR on request), as
     /// RADIANCE's falsecolor: linear or log scale, contour lines or bands, palettes.
     Falsecolor(falsecolor::Args),
+    /// RADIANCE's evalglare (3.06): glare metrics (DGP, UGR, DGI, CGI, VCP, Ev, ...) of an HDR
+    /// picture, with evalglare's options and output lines.
+    #[command(disable_help_flag = true)]
+    Evalglare(evalglare::Args),
+    /// Glare at a glance: DGP, DGPs, UGR, UGP, DGI, CGI, VCP, Ev and more of an HDR picture as
+    /// JSON, a check image of the glare sources, a position-index map, region luminances,
+    /// contrast ratios and RAMMG.
+    Glare(glare::Args),
     /// Annual daylight: DA, cDA, sDA, ASE, UDI and mean illuminance from scene files, sensors
     /// and a weather year (daylight coefficients plus a sharp direct sun).
     Annual(annual::Args),
@@ -135,6 +145,8 @@ fn main() -> ExitCode {
             Cmd::Compare(a) => compare::run(&a),
             Cmd::Falsecolor(a) => falsecolor::run(&a),
             Cmd::Annual(a) => annual::run(&a),
+            Cmd::Evalglare(a) => evalglare::run(&a),
+            Cmd::Glare(a) => glare::run(&a),
             Cmd::Vwrays(a) => vwrays::run(&a),
             Cmd::Gensky(a) => sky::run_gensky(&a),
             Cmd::Gendaylit(a) => sky::run_gendaylit(&a),
@@ -166,6 +178,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "gendaylit" => sky::gendaylit_radiance(args),
         "gendaymtx" => gendaymtx::run_radiance(args),
         "dctimestep" => dctimestep::run_radiance(args),
+        "evalglare" => evalglare::run_radiance(args),
         "falsecolor" => falsecolor::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),
         "rpict" => rpict::run_radiance(args),
