@@ -2,16 +2,19 @@
 # Irradiance cache benchmark (issue 7): daylit's parallel multiple-bounce cache against
 # RADIANCE 6.0a's lazy cache at the same options, in one run, on the side-lit office under the
 # CIE overcast sky (validation/scenes/06_office_overcast).
-#   sensors: `rtrace -n 2 -I+` at -ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 (the options of
+#   sensors: `rtrace -n 2 -I+` (daylit also with -n 1, for thread scaling) at -ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 (the options of
 #            crates/transport/tests/irradiance_cache.rs); error = illuminance MARD against the
 #            converged golden (-ab 8 -ad 16384 -aa 0). Then the same with the sensor grid
 #            repeated 4 and 16 times (jittered by 1 mm), to show how time scales with sensors.
-#   picture: `rpict` 128x128 fisheye at -ab 4 -ad 512 -aa 0.2 -ar 64; error = Tregenza-patch
+#   picture: `rpict` 128x128 fisheye (daylit also on one rayon thread) at -ab 4 -ad 512 -aa 0.2 -ar 64; error = Tregenza-patch
 #            MBE_rel / RMSE_rel against the converged golden view.hdr.
 # Usage: bench/irradiance_cache.sh      (DAYLIT_IC_STATS=1 prints the cache's counts and phases)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 eval "$("$here/scripts/setup-reference.sh" | grep '^export')"
+# RADIANCE's octrees name their scene files, and rtrace/rpict re-read them (running genbox and
+# xform): the reference binaries must be on PATH for the programs, not only for oconv.
+export PATH="$RADIANCE_BIN:$PATH"
 cargo build --release -q -p daylit --manifest-path "$here/Cargo.toml"
 daylit="${DAYLIT:-$here/target/release/daylit}"
 case_dir="$here/validation/scenes/06_office_overcast"
@@ -35,12 +38,13 @@ PY
 }
 secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 
-printf "%-28s %10s %8s %10s %8s %7s\n" case "RADIANCE s" "err %" "daylit s" "err %" ratio
+echo "load average before: $(uptime | sed 's/.*load average: //')"
+printf "%-24s %10s %8s %10s %8s %7s %12s\n" case "RADIANCE s" "err %" "daylit s" "err %" ratio "daylit -n 1"
 for rep in 1 4 16; do
-  python3 - "$rep" < sensors.pts > "$tmp/s.pts" <<'PY'
+  python3 - "$rep" sensors.pts > "$tmp/s.pts" <<'PY'
 import sys, random
 random.seed(1)
-pts=[l.split() for l in sys.stdin if l.strip()]
+pts=[l.split() for l in open(sys.argv[2]) if l.strip()]
 for k in range(int(sys.argv[1])):
     for p in pts:
         j=[0.0,0.0,0.0] if k==0 else [random.uniform(-1e-3,1e-3) for _ in range(3)]
@@ -48,12 +52,16 @@ for k in range(int(sys.argv[1])):
 PY
   tr=$(secs sh -c "\"$RADIANCE_BIN/rtrace\" -n 2 -h -I+ -ov $sensor_opts -u+ \"$tmp/scene.oct\" < \"$tmp/s.pts\" > \"$tmp/r.txt\"")
   td=$(secs sh -c "\"$daylit\" rtrace -n 2 -h -I+ -ov $sensor_opts -seed 1 sky.rad scene.rad < \"$tmp/s.pts\" > \"$tmp/d.txt\"")
-  printf "%-28s %10.2f %8s %10.2f %8s %6.1fx\n" "rtrace $((32*rep)) sensors" "$tr" "$(mard "$tmp/r.txt" "$rep")" "$td" "$(mard "$tmp/d.txt" "$rep")" "$(echo "$tr / $td" | bc -l)"
+  t1=$(secs sh -c "\"$daylit\" rtrace -n 1 -h -I+ -ov $sensor_opts -seed 1 sky.rad scene.rad < \"$tmp/s.pts\" > \"$tmp/d1.txt\"")
+  printf "%-24s %10.2f %8s %10.2f %8s %6.1fx %12.2f\n" "rtrace $((32*rep)) sensors" "$tr" "$(mard "$tmp/r.txt" "$rep")" "$td" "$(mard "$tmp/d.txt" "$rep")" "$(echo "$tr / $td" | bc -l)" "$t1"
 done
 tr=$(secs sh -c "\"$RADIANCE_BIN/rpict\" -vf view.vf $pict_opts -u+ \"$tmp/scene.oct\" > \"$tmp/r.hdr\"")
 td=$(secs sh -c "\"$daylit\" rpict -vf view.vf $pict_opts -seed 1 sky.rad scene.rad > \"$tmp/d.hdr\"")
-er=$("$daylit" compare "$tmp/r.hdr" "$gold/view.hdr" 2>/dev/null | tr '\n' ' ' || echo "?")
-ed=$("$daylit" compare "$tmp/d.hdr" "$gold/view.hdr" 2>/dev/null | tr '\n' ' ' || echo "?")
-printf "%-28s %10.2f %8s %10.2f %8s %6.1fx\n" "rpict 128x128 fisheye" "$tr" "-" "$td" "-" "$(echo "$tr / $td" | bc -l)"
+t1=$(secs sh -c "RAYON_NUM_THREADS=1 \"$daylit\" rpict -vf view.vf $pict_opts -seed 1 sky.rad scene.rad > \"$tmp/d1.hdr\"")
+patch_err() { "$daylit" compare "$1" "$gold/view.hdr" 2>/dev/null | grep -E '^(MBE_rel|RMSE_rel)' | tr -s ' \n' ' ' || echo "?"; }
+er=$(patch_err "$tmp/r.hdr")
+ed=$(patch_err "$tmp/d.hdr")
+printf "%-24s %10.2f %8s %10.2f %8s %6.1fx %12.2f\n" "rpict 128x128 fisheye" "$tr" "-" "$td" "-" "$(echo "$tr / $td" | bc -l)" "$t1"
 echo "  RADIANCE picture vs golden: $er"
 echo "  daylit picture vs golden:   $ed"
+echo "load average after: $(uptime | sed 's/.*load average: //')"

@@ -2,7 +2,8 @@
 # RADIANCE's own (lazy, serial) irradiance cache on the validation rooms, at the options the
 # daylit cache test uses (crates/transport/tests/irradiance_cache.rs, SENSOR_OPTS):
 #
-#   validation/irradiance_cache/make_goldens.sh
+#   validation/irradiance_cache/make_goldens.sh            (everything)
+#   validation/irradiance_cache/make_goldens.sh --aa-only  (only the -aa 0.05 / 0.2 sensor runs)
 #
 # Writes goldens/NN_name/irradiance.txt (raw `rtrace -h -I+ -ov`) and illuminance.txt (lux), and
 # goldens/MANIFEST.txt with the command lines and wall times. These are not references: the
@@ -20,6 +21,26 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out="$here/goldens"
 mkdir -p "$out"
+# The same sensor runs at -aa 0.05 and 0.2 (the office under the overcast sky):
+# goldens/06_office_overcast/illuminance_aa<aa>.txt, wall times in MANIFEST_aa.txt.
+extra_aa() {
+  local case=06_office_overcast aa t0 t1
+  local s="$root/validation/scenes/$case"
+  (cd "$s" && oconv sky.rad scene.rad > "$tmp/$case.oct")
+  echo "# rtrace -h -I+ -ov ${OPTS/-aa 0.1/-aa <aa>} -u+ \$OCT < sensors.pts" > "$out/MANIFEST_aa.txt"
+  for aa in 0.05 0.2; do
+    t0=$(date +%s.%N)
+    (cd "$s" && rtrace -h -I+ -ov ${OPTS/-aa 0.1/-aa $aa} -u+ "$tmp/$case.oct" < sensors.pts > "$tmp/irr.txt")
+    t1=$(date +%s.%N)
+    awk '{printf "%.6g\n", 179*(0.265*$1+0.670*$2+0.065*$3)}' "$tmp/irr.txt" > "$out/$case/illuminance_aa$aa.txt"
+    echo "$case -aa $aa: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST_aa.txt"
+  done
+  cat "$out/MANIFEST_aa.txt"
+}
+if [ "${1:-}" = "--aa-only" ]; then
+  extra_aa
+  exit 0
+fi
 {
   echo "# RADIANCE $(rtrace -version 2>&1 | head -1)"
   echo "# rtrace -h -I+ -ov $OPTS -u+ \$OCT < sensors.pts"
@@ -45,3 +66,4 @@ t0=$(date +%s.%N)
 t1=$(date +%s.%N)
 echo "# rpict -vf view.vf $PICT \$OCT > view.hdr" >> "$out/MANIFEST.txt"
 echo "$case picture: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST.txt"
+extra_aa

@@ -13,9 +13,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"DLITIRC\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// f64 fields per record.
-const FIELDS: usize = 3 * 4 + 2 * 3 + 3 + 1;
+const FIELDS: usize = 3 * 4 + 2 * 3 + 3 + 2;
 
 /// FNV-1a, stable across builds and platforms.
 struct Fnv(u64);
@@ -73,6 +73,7 @@ pub fn save(cache: &IrradianceCache, rd: &Renderer, path: &Path) -> std::io::Res
             f.extend(r.gdir);
             f.extend(r.val.to_array());
             f.push(r.weight);
+            f.push(r.corral as f64);
             for x in f {
                 buf.extend_from_slice(&x.to_le_bytes());
             }
@@ -160,6 +161,7 @@ pub fn load(rd: &Renderer, path: &Path) -> Result<Option<IrradianceCache>, Strin
                 gdir: [f[16], f[17]],
                 val: v3(18),
                 weight: f[21],
+                corral: f[22] as u32,
             });
         }
         levels.push(Arc::new(Level::new(recs, params.aa, params.minarad)));

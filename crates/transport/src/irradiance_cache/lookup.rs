@@ -1,9 +1,37 @@
-//! Reading the cache: the records of one bounce level in a bounding-volume hierarchy of their
-//! validity boxes (thesis eq. 4.1), so a lookup is one short traversal, and the weighted sum
-//! of the records that pass RADIANCE's tests (`sumambient`, `extambient`).
+//! Reading the cache: the records of one bounce level in bounding-volume hierarchies of their
+//! validity boxes (thesis eq. 4.1), so a lookup is a short traversal, and the weighted sum of
+//! the records that pass RADIANCE's tests (`sumambient`, `extambient`).
+//!
+//! Records are split by the axis direction nearest their normal (as the selection cells are),
+//! one hierarchy each, with the cone of normals it holds: a lookup skips the hierarchies whose
+//! normals cannot pass its direction test (a floor point never walks the walls' records), and
+//! each node keeps its records' largest weight, so subtrees the weight test would reject are
+//! skipped too. Pruning only: the sum is the one over all records.
 
 use super::record::Record;
 use glam::DVec3;
+
+/// The six axis directions records are split by.
+const AXES: [DVec3; 6] = [
+    DVec3::X,
+    DVec3::NEG_X,
+    DVec3::Y,
+    DVec3::NEG_Y,
+    DVec3::Z,
+    DVec3::NEG_Z,
+];
+
+/// The index in [`AXES`] of the direction nearest `n`.
+fn axis_bin(n: DVec3) -> usize {
+    let a = n.abs();
+    if a.x >= a.y && a.x >= a.z {
+        usize::from(n.x < 0.0)
+    } else if a.y >= a.z {
+        2 + usize::from(n.y < 0.0)
+    } else {
+        4 + usize::from(n.z < 0.0)
+    }
+}
 
 /// Records per leaf.
 const LEAF: usize = 4;
@@ -16,18 +44,34 @@ struct Node {
     start: u32,
     /// Records in a leaf; 0 for an inner node.
     count: u32,
+    /// The largest record weight below.
+    wmax: f64,
 }
 
-/// The records of one bounce level and their hierarchy.
+/// The hierarchy of the records whose normals lie nearest one axis direction.
+#[derive(Clone, Copy, Debug)]
+struct Bin {
+    /// The axis direction.
+    axis: DVec3,
+    /// Cosine and sine of the largest angle between `axis` and a record normal of the bin.
+    cone: (f64, f64),
+    /// Root node.
+    root: u32,
+}
+
+/// The records of one bounce level and their hierarchies.
 #[derive(Debug, Default)]
 pub struct Level {
     /// Records, in hierarchy order.
     pub records: Vec<Record>,
+    /// Each record's validity box, in the same order (tested before the record is weighed).
+    boxes: Vec<(DVec3, DVec3)>,
     nodes: Vec<Node>,
+    bins: Vec<Bin>,
 }
 
 /// What a lookup needs of the ray asking.
-pub(crate) struct Query {
+pub(crate) struct Query<'a> {
     /// Hit point.
     pub p: DVec3,
     /// Unperturbed normal, oriented to the sampled side.
@@ -36,35 +80,66 @@ pub(crate) struct Query {
     pub rn: DVec3,
     /// The ray's weight.
     pub weight: f64,
+    /// Whether an opaque surface lies along a segment (origin, unit direction, length): the
+    /// light-leak test for records with occluders in their ellipse. `None`: no test.
+    pub occluded: Option<&'a (dyn Fn(DVec3, DVec3, f64) -> bool + Sync)>,
 }
 
-/// The box around a record's validity disc (thesis eq. 4.1: `P ± a·r·√(1 − Dᵢ²)`), widened
-/// along the normal by the depth the behind test lets through.
+/// The box around a record's validity disc (thesis eq. 4.1: `P ± a·r·√(1 − Dᵢ²)`), stretched
+/// along the normal over the depths the behind test lets through: `a·r₀` in front, `a·r_min`
+/// behind.
 fn record_box(r: &Record, aa: f64, minarad: f64) -> (DVec3, DVec3) {
     let rmax = aa * r.rad[0].max(r.rad[1]);
     let n = r.normal;
-    let depth = aa * r.rad[0].max(minarad);
-    let ext = DVec3::new(
-        rmax * (1.0 - n.x * n.x).max(0.0).sqrt() + depth * n.x.abs(),
-        rmax * (1.0 - n.y * n.y).max(0.0).sqrt() + depth * n.y.abs(),
-        rmax * (1.0 - n.z * n.z).max(0.0).sqrt() + depth * n.z.abs(),
-    );
-    (r.pos - ext, r.pos + ext)
+    let disc = (DVec3::ONE - n * n).max(DVec3::ZERO);
+    let disc = DVec3::new(disc.x.sqrt(), disc.y.sqrt(), disc.z.sqrt()) * rmax;
+    let (front, back) = (n * (aa * r.rad[0]), n * (-aa * minarad));
+    (
+        r.pos - disc + front.min(back),
+        r.pos + disc + front.max(back),
+    )
 }
 
 impl Level {
-    /// Builds the hierarchy over `records` (median splits on the widest axis of the box
+    /// Builds the hierarchies over `records` (median splits on the widest axis of the box
     /// centres; the order it leaves is deterministic).
-    pub fn new(mut records: Vec<Record>, aa: f64, minarad: f64) -> Level {
+    pub fn new(records: Vec<Record>, aa: f64, minarad: f64) -> Level {
+        let mut by_bin: [Vec<u32>; 6] = Default::default();
+        for (i, r) in records.iter().enumerate() {
+            by_bin[axis_bin(r.normal)].push(i as u32);
+        }
         let boxes: Vec<(DVec3, DVec3)> =
             records.iter().map(|r| record_box(r, aa, minarad)).collect();
-        let mut order: Vec<u32> = (0..records.len() as u32).collect();
-        let mut nodes = Vec::with_capacity(2 * records.len() / LEAF + 1);
-        if !records.is_empty() {
-            build(&boxes, &mut order, 0, &mut nodes);
+        let mut nodes = Vec::with_capacity(2 * records.len() / LEAF + 6);
+        let mut bins = Vec::new();
+        let mut order: Vec<u32> = Vec::with_capacity(records.len());
+        for (b, mut idx) in by_bin.into_iter().enumerate() {
+            if idx.is_empty() {
+                continue;
+            }
+            let axis = AXES[b];
+            let cos_min = idx
+                .iter()
+                .map(|&i| records[i as usize].normal.dot(axis))
+                .fold(1.0f64, f64::min);
+            let base = order.len() as u32;
+            let root = build(&boxes, &records, &mut idx, base, &mut nodes);
+            order.extend_from_slice(&idx);
+            let c = cos_min.clamp(-1.0, 1.0);
+            bins.push(Bin {
+                axis,
+                cone: (c, (1.0 - c * c).max(0.0).sqrt()),
+                root,
+            });
         }
-        records = order.iter().map(|&i| records[i as usize]).collect();
-        Level { records, nodes }
+        let boxes = order.iter().map(|&i| boxes[i as usize]).collect();
+        let records = order.iter().map(|&i| records[i as usize]).collect();
+        Level {
+            records,
+            boxes,
+            nodes,
+            bins,
+        }
     }
 
     /// The interpolated ambient value at `q` (RADIANCE's `sumambient`): the weighted mean of
@@ -80,27 +155,50 @@ impl Level {
             maxangle = (maxangle - std::f64::consts::FRAC_PI_2) * q.weight.powf(0.13)
                 + std::f64::consts::FRAC_PI_2;
         }
+        // The direction test passes only below this angle between the normals.
+        let limit = if maxangle >= 2.0 {
+            std::f64::consts::FRAC_PI_2
+        } else {
+            (2.0 * (0.5 * maxangle).asin()).min(std::f64::consts::FRAC_PI_2)
+        };
+        let (cos_l, sin_l) = (limit.cos(), limit.sin());
+        let wmin = 0.9 * q.weight;
         let mut sum = DVec3::ZERO;
         let mut wsum = 0.0;
         let mut stack = [0u32; 64];
-        let mut sp = 1;
-        while sp > 0 {
-            sp -= 1;
-            let node = &self.nodes[stack[sp] as usize];
-            if q.p.cmplt(node.lo).any() || q.p.cmpgt(node.hi).any() {
+        for bin in &self.bins {
+            // Skip when the angle to the axis exceeds the cone plus the limit: its cosine
+            // is below cos(cone + limit) (never, when cone + limit reaches π).
+            let (cc, sc) = bin.cone;
+            let cos_sum = cc * cos_l - sc * sin_l;
+            let sum_below_pi = sc * cos_l + cc * sin_l > 0.0 || cos_sum > 0.0;
+            if sum_below_pi && q.n.dot(bin.axis) < cos_sum - 1e-9 {
                 continue;
             }
-            if node.count == 0 {
-                stack[sp] += 1;
-                stack[sp + 1] = node.start;
-                sp += 2;
-                continue;
-            }
-            let s = node.start as usize;
-            for r in &self.records[s..s + node.count as usize] {
-                if let Some((v, w)) = weigh(r, q, aa, minarad, maxangle) {
-                    sum += v * w;
-                    wsum += w;
+            stack[0] = bin.root;
+            let mut sp = 1;
+            while sp > 0 {
+                sp -= 1;
+                let node = &self.nodes[stack[sp] as usize];
+                if node.wmax < wmin || q.p.cmplt(node.lo).any() || q.p.cmpgt(node.hi).any() {
+                    continue;
+                }
+                if node.count == 0 {
+                    stack[sp] += 1;
+                    stack[sp + 1] = node.start;
+                    sp += 2;
+                    continue;
+                }
+                let s = node.start as usize;
+                let e = s + node.count as usize;
+                for (r, b) in self.records[s..e].iter().zip(&self.boxes[s..e]) {
+                    if q.p.cmplt(b.0).any() || q.p.cmpgt(b.1).any() {
+                        continue;
+                    }
+                    if let Some((v, w)) = weigh(r, q, aa, minarad, maxangle) {
+                        sum += v * w;
+                        wsum += w;
+                    }
                 }
             }
         }
@@ -146,17 +244,59 @@ fn weigh(r: &Record, q: &Query, aa: f64, minarad: f64, maxangle: f64) -> Option<
     if f <= MIN_D {
         return None;
     }
+    if r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0 {
+        if let Some(occ) = q.occluded {
+            if leaks(r, q, occ) {
+                return None;
+            }
+        }
+    }
     let f = f.min(20.0);
     let w = (maxangle - delta_r2.sqrt()) / maxangle * (aa - delta_t2.sqrt()) / aa;
     Some((r.val * f, w))
 }
 
+/// Whether an opaque surface stands between the lookup point and a record (RADIANCE's
+/// `plugaleak`): a short ray aimed 20° above the lookup's surface plane, toward the point above
+/// the record along its normal.
+fn leaks(r: &Record, q: &Query, occluded: &dyn Fn(DVec3, DVec3, f64) -> bool) -> bool {
+    const COS70_SQ: f64 = 0.116_977_8;
+    let vdif = r.pos - q.p;
+    let normdot = r.normal.dot(q.n);
+    let ndotd = vdif.dot(q.n);
+    let nadotd = vdif.dot(r.normal);
+    let a = normdot * normdot - COS70_SQ;
+    let b = 2.0 * (normdot * ndotd - nadotd * COS70_SQ);
+    let c = ndotd * ndotd - vdif.length_squared() * COS70_SQ;
+    let (n, t) = super::record::quadratic(a, b, c);
+    if n != 2 {
+        return true;
+    }
+    if t[1] <= daylit_geometry::FTINY {
+        return false;
+    }
+    let dir = vdif + r.normal * t[1];
+    let len = dir.length();
+    if len <= daylit_geometry::FTINY {
+        return false;
+    }
+    occluded(q.p, dir / len, len)
+}
+
 /// Builds the subtree over `order` and returns its node index.
-fn build(boxes: &[(DVec3, DVec3)], order: &mut [u32], base: u32, nodes: &mut Vec<Node>) -> u32 {
+fn build(
+    boxes: &[(DVec3, DVec3)],
+    records: &[Record],
+    order: &mut [u32],
+    base: u32,
+    nodes: &mut Vec<Node>,
+) -> u32 {
     let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+    let mut wmax = f64::NEG_INFINITY;
     for &i in order.iter() {
         lo = lo.min(boxes[i as usize].0);
         hi = hi.max(boxes[i as usize].1);
+        wmax = wmax.max(records[i as usize].weight);
     }
     let me = nodes.len() as u32;
     nodes.push(Node {
@@ -164,6 +304,7 @@ fn build(boxes: &[(DVec3, DVec3)], order: &mut [u32], base: u32, nodes: &mut Vec
         hi,
         start: base,
         count: order.len() as u32,
+        wmax,
     });
     if order.len() <= LEAF {
         return me;
@@ -187,8 +328,8 @@ fn build(boxes: &[(DVec3, DVec3)], order: &mut [u32], base: u32, nodes: &mut Vec
         centre(a)[axis].total_cmp(&centre(b)[axis]).then(a.cmp(&b))
     });
     let (left, right) = order.split_at_mut(mid);
-    build(boxes, left, base, nodes);
-    let second = build(boxes, right, base + mid as u32, nodes);
+    build(boxes, records, left, base, nodes);
+    let second = build(boxes, records, right, base + mid as u32, nodes);
     nodes[me as usize].start = second;
     nodes[me as usize].count = 0;
     me
@@ -209,6 +350,7 @@ mod tests {
             gdir: [0.0; 2],
             val: DVec3::splat(val),
             weight: 1.0,
+            corral: 0,
         }
     }
 
@@ -230,6 +372,7 @@ mod tests {
                 n: DVec3::Z,
                 rn: DVec3::Z,
                 weight: 1.0,
+                occluded: None,
             };
             let got = level.lookup(&q, aa, minarad);
             let maxangle = 10f64.to_radians() + aa;
@@ -250,6 +393,63 @@ mod tests {
     }
 
     #[test]
+    fn pruned_traversal_matches_brute_force_with_mixed_normals_and_weights() {
+        // Records on the faces of a box and on tilted planes, at two weights: the
+        // direction-bin and weight pruning must not change any sum.
+        let mut recs = Vec::new();
+        let mut k = 0u32;
+        let mut next = || {
+            k = k.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            k as f64 / u32::MAX as f64
+        };
+        for i in 0..600 {
+            let n = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+            let n = if i % 3 == 0 { AXES[i % 6] } else { n };
+            let u = n.any_orthonormal_vector();
+            let mut r = rec(DVec3::new(next(), next(), next()) * 2.0, 1.0 + next());
+            r.normal = n;
+            r.u = u;
+            r.v = n.cross(u);
+            r.rad = [0.5 + next(), 1.5 + next()];
+            r.weight = if i % 4 == 0 { 0.1 } else { 0.5 };
+            recs.push(r);
+        }
+        let (aa, minarad) = (0.2, 0.01);
+        let level = Level::new(recs.clone(), aa, minarad);
+        for j in 0..400 {
+            let n = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+            let n = if j % 2 == 0 { AXES[j % 6] } else { n };
+            let weight = [1.0, 0.5, 0.2, 0.05][j % 4];
+            let q = Query {
+                p: DVec3::new(next(), next(), next()) * 2.0,
+                n,
+                rn: n,
+                weight,
+                occluded: None,
+            };
+            let got = level.lookup(&q, aa, minarad);
+            let mut maxangle = 10f64.to_radians() + aa;
+            if weight < 0.6 {
+                maxangle = (maxangle - std::f64::consts::FRAC_PI_2) * weight.powf(0.13)
+                    + std::f64::consts::FRAC_PI_2;
+            }
+            let (mut s, mut w) = (DVec3::ZERO, 0.0);
+            for r in &recs {
+                if let Some((v, x)) = weigh(r, &q, aa, minarad, maxangle) {
+                    s += v * x;
+                    w += x;
+                }
+            }
+            let want = (w > 1e-6).then(|| s / w);
+            match (got, want) {
+                (Some(a), Some(b)) => assert!((a - b).length() < 1e-9 * b.length()),
+                (None, None) => {}
+                other => panic!("mismatch at lookup {j}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn behind_and_far_points_miss() {
         let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.01);
         let q = |p: DVec3, n: DVec3| Query {
@@ -257,6 +457,7 @@ mod tests {
             n,
             rn: n,
             weight: 1.0,
+            occluded: None,
         };
         assert!(level
             .lookup(&q(DVec3::new(0.05, 0.0, 0.0), DVec3::Z), 0.1, 0.01)

@@ -7,10 +7,12 @@
 //! spaced `r_coarse = √(r_min·r_max)` apart ([`select`]). Coming back from the deepest
 //! bounce, each level's points get their irradiance from a full hemisphere that reads the
 //! level below ([`record`]), with RADIANCE's Hessian validity ellipses; then *fine* sampling
-//! repeats that level's geometry rays, keeps what the coarse records leave uncovered at
-//! `r_min` spacing, and computes those too. Every level is computed in parallel. Rendering
-//! then reads level 0 ([`lookup`]); a point no record covers gets a plain hemisphere (a final
-//! gather) whose rays read level 1, and is counted.
+//! takes that level's candidates again (kept from the coarse sweep: tracing the same rays a
+//! second time would find the same points) and keeps those the records leave uncovered, and
+//! fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place records among
+//! them while each new record still covers a couple of them. Every phase runs in parallel.
+//! Rendering then reads level 0 ([`lookup`]); a point no record covers gets a plain
+//! hemisphere (a final gather) whose rays read level 1, and is counted.
 //!
 //! Radii follow RADIANCE: `r_min = scene size / -ar`, `r_max = min(64 r_min, scene size / 5)`,
 //! a record covers `-aa × radius`, and deeper bounces (weight `0.5^level`) get radii
@@ -39,6 +41,10 @@ pub(crate) const AVGREFL: f64 = 0.5;
 /// Geometry rays traced per level at most; fewer per origin when there are many origins (at
 /// least 4 × 4 each), since neighbouring origins see the same surfaces.
 const GEOMETRY_RAYS_PER_LEVEL: usize = 1 << 20;
+
+/// A fine pass is made only while each of its records would cover at least this many of the
+/// candidates still uncovered (on average); fewer, and gathering them costs less.
+const MIN_GAPS_PER_RECORD: f64 = 2.0;
 
 /// Seeds of the build's random sequences, apart from the render's (which use the ray index).
 const SEED_PRIMARY: u64 = 1 << 60;
@@ -192,8 +198,10 @@ pub struct Stats {
     pub coarse: Vec<usize>,
     /// Candidates left uncovered after the coarse records.
     pub uncovered: Vec<usize>,
-    /// Records from fine points.
+    /// Records from fine points (all fine passes).
     pub fine: Vec<usize>,
+    /// Candidates still uncovered after the fine passes: left to final gathers.
+    pub left: Vec<usize>,
     /// Points whose hemisphere gave no record (incomplete sampling).
     pub failed: Vec<usize>,
     /// Lookups during the build that found no record at the level below (final gathers).
@@ -219,11 +227,12 @@ impl Stats {
         for l in 0..cache.levels.len() {
             let g = |v: &Vec<usize>| v.get(l).copied().unwrap_or(0);
             s += &format!(
-                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} failed, {} gathers while building; {} records\n",
+                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} left uncovered, {} failed, {} gathers while building; {} records\n",
                 g(&self.candidates),
                 g(&self.coarse),
                 g(&self.uncovered),
                 g(&self.fine),
+                g(&self.left),
                 g(&self.failed),
                 self.build_gathers.get(l).copied().unwrap_or(0),
                 cache.levels[l].records.len()
@@ -299,11 +308,13 @@ impl Renderer {
         let a = r.adepth as usize;
         let level = cache.levels.get(a)?;
         let sgn = if back { -1.0 } else { 1.0 };
+        let occ = |o: DVec3, d: DVec3, len: f64| self.occluded(o, d, len);
         let q = Query {
             p: s.point,
             n: s.normal * sgn,
             rn: nrm,
             weight: r.weight,
+            occluded: Some(&occ),
         };
         let p = &cache.params;
         match level.lookup(&q, p.aa, p.minarad) {
@@ -313,6 +324,36 @@ impl Renderer {
                 None
             }
         }
+    }
+
+    /// Whether an opaque surface lies within `len` of `org` along `dir` (transparent
+    /// materials, `void` and antimatter let the test through, as RADIANCE's leak test does).
+    pub(crate) fn occluded(&self, org: DVec3, dir: DVec3, len: f64) -> bool {
+        use crate::material::{LightKind, Material, NormalKind};
+        let ray = daylit_geometry::Ray::new(org, dir);
+        let tmin = daylit_geometry::FTINY * (1.0 + org.abs().max_element() * 1e-4);
+        self.compiled
+            .accel
+            .closest_hit_filtered(&ray, tmin, len, |p| {
+                let Some(m) = self.shape_mods[p as usize].material else {
+                    return false;
+                };
+                !matches!(
+                    self.mods.material(m),
+                    Material::Glass { .. }
+                        | Material::Dielectric { .. }
+                        | Material::Antimatter
+                        | Material::Light {
+                            kind: LightKind::Illum(_),
+                            ..
+                        }
+                        | Material::Normal {
+                            kind: NormalKind::Trans,
+                            ..
+                        }
+                )
+            })
+            .is_some()
     }
 
     /// Installs `cache` for every context made from now on (`None` removes it: ambient values
@@ -339,6 +380,7 @@ impl Renderer {
             coarse: vec![0; nl],
             uncovered: vec![0; nl],
             fine: vec![0; nl],
+            left: vec![0; nl],
             failed: vec![0; nl],
             build_gathers: vec![0; nl],
             ..Stats::default()
@@ -346,14 +388,18 @@ impl Renderer {
         if nl == 0 || self.opts.aa <= 0.0 {
             return (IrradianceCache::from_levels(params, vec![]), st);
         }
-        // Coarse geometry sampling, eye outward.
+        // Coarse geometry sampling, eye outward. Every level's candidates are kept: fine
+        // geometry sampling would trace the same rays again (same origins, same seeds), so it
+        // re-reads them instead.
         let t = Instant::now();
+        let mut cands: Vec<Vec<Candidate>> = Vec::with_capacity(nl);
         let mut points: Vec<Vec<Candidate>> = Vec::with_capacity(nl);
         for a in 0..nl {
-            let cands = self.geometry(a, n, &primary, points.last(), None);
-            st.candidates[a] = cands.len();
-            let keep = select::select(&cands, params.coarse_spacing(a));
-            points.push(keep.into_iter().map(|i| cands[i]).collect());
+            let c = self.geometry(a, n, &primary, points.last());
+            st.candidates[a] = c.len();
+            let keep = select::select(&c, params.coarse_spacing(a));
+            points.push(keep.into_iter().map(|i| c[i]).collect());
+            cands.push(c);
         }
         st.seconds[0] = t.elapsed().as_secs_f64();
         // Irradiance, deepest level first; each reads the finished level below.
@@ -361,58 +407,69 @@ impl Renderer {
         for a in (0..nl).rev() {
             let below = Arc::new(IrradianceCache::from_levels(params, levels.clone()));
             let t = Instant::now();
-            let mut recs = self.records(&points[a], a, 0, &below, &params);
+            let recs = self.records(&points[a], a, 0, &below, &params);
             st.coarse[a] = recs.iter().filter(|r| r.is_some()).count();
+            let mut all: Vec<record::Record> = recs.iter().flatten().copied().collect();
+            st.failed[a] = recs.len() - st.coarse[a];
             st.seconds[1] += t.elapsed().as_secs_f64();
-            let coarse_level = Level::new(
-                recs.iter().flatten().copied().collect(),
-                params.aa,
-                params.minarad,
-            );
-            // Fine geometry sampling: the same rays again, keeping what no record covers.
+            // Fine geometry: the candidates the coarse records leave uncovered.
             let t = Instant::now();
-            let origins = if a == 0 { None } else { Some(&points[a - 1]) };
-            let fine = self.geometry(a, n, &primary, origins, Some((&coarse_level, &params)));
-            st.uncovered[a] = fine.len();
-            let keep = select::select(&fine, params.fine_spacing(a));
-            let fine: Vec<Candidate> = keep.into_iter().map(|i| fine[i]).collect();
+            let mut gaps = uncovered(self, std::mem::take(&mut cands[a]), &all, &params);
+            st.uncovered[a] = gaps.len();
             st.seconds[2] += t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            if !fine.is_empty() {
-                let more = self.records(&fine, a, 1, &below, &params);
-                st.fine[a] = more.iter().filter(|r| r.is_some()).count();
-                recs.extend(more);
+            // Fine irradiance, in passes of halving spacing down to r_min, each placing
+            // records only where the records so far leave gaps, while a new record still
+            // covers enough gaps to pay for itself; the rest is left to final gathers.
+            let fine_min = params.fine_spacing(a);
+            let mut spacing = 0.5 * params.coarse_spacing(a);
+            let mut pass = 1u64;
+            while !gaps.is_empty() {
+                let spacing_now = spacing.max(fine_min);
+                let t = Instant::now();
+                let keep = select::select(&gaps, spacing_now);
+                st.seconds[2] += t.elapsed().as_secs_f64();
+                if (gaps.len() as f64) < MIN_GAPS_PER_RECORD * keep.len() as f64 {
+                    break;
+                }
+                let fine: Vec<Candidate> = keep.into_iter().map(|i| gaps[i]).collect();
+                let t = Instant::now();
+                let more = self.records(&fine, a, pass, &below, &params);
+                let new: Vec<record::Record> = more.iter().flatten().copied().collect();
+                st.fine[a] += new.len();
+                st.failed[a] += more.len() - new.len();
+                st.seconds[3] += t.elapsed().as_secs_f64();
+                let t = Instant::now();
+                gaps = uncovered(self, gaps, &new, &params);
+                all.extend(new);
+                st.seconds[2] += t.elapsed().as_secs_f64();
+                if spacing_now <= fine_min {
+                    break;
+                }
+                spacing *= 0.5;
+                pass += 1;
             }
-            st.seconds[3] += t.elapsed().as_secs_f64();
-            st.failed[a] = recs.iter().filter(|r| r.is_none()).count();
+            st.left[a] = gaps.len();
             let below_gathers = below.gathers();
             if a + 1 < nl {
                 st.build_gathers[a + 1] += below_gathers[a + 1];
             }
-            levels[a] = Arc::new(Level::new(
-                recs.into_iter().flatten().collect(),
-                params.aa,
-                params.minarad,
-            ));
+            levels[a] = Arc::new(Level::new(all, params.aa, params.minarad));
         }
         (IrradianceCache::from_levels(params, levels), st)
     }
 
     /// Geometry sampling for level `a`: the primary rays (`origins` = `None`) or hemisphere
     /// rays from `origins`, traced with ambient lookups replaced by recording candidates.
-    /// With `covered`, candidates inside a record of that level are dropped.
     fn geometry<F>(
         &self,
         a: usize,
         n: usize,
         primary: &F,
         origins: Option<&Vec<Candidate>>,
-        covered: Option<(&Level, &Params)>,
     ) -> Vec<Candidate>
     where
         F: Fn(&Renderer, usize, &mut Ctx) + Sync,
     {
-        const CHUNK: usize = 64;
         let count = origins.map_or(n, Vec::len);
         let per = origins.map(|o| {
             let budget = (GEOMETRY_RAYS_PER_LEVEL / o.len().max(1)) as f64;
@@ -420,13 +477,22 @@ impl Renderer {
             let ns = ((self.opts.ad as f64 * wt).sqrt() + 0.5) as usize;
             ns.min(budget.sqrt() as usize).max(4)
         });
-        let chunks: Vec<Vec<Candidate>> = (0..count.div_ceil(CHUNK))
+        // Small chunks when there are few origins (each traces many rays), so that a few
+        // sensors still keep every thread busy.
+        let chunk = if origins.is_some() {
+            count
+                .div_ceil(4 * rayon::current_num_threads())
+                .clamp(1, 64)
+        } else {
+            64
+        };
+        let chunks: Vec<Vec<Candidate>> = (0..count.div_ceil(chunk))
             .into_par_iter()
             .map(|ci| {
                 let mut ctx = self.ctx(0);
                 ctx.cache = None;
                 ctx.collect = Some(Vec::new());
-                for i in ci * CHUNK..(ci * CHUNK + CHUNK).min(count) {
+                for i in ci * chunk..(ci * chunk + chunk).min(count) {
                     match origins {
                         None => {
                             self.reseed(&mut ctx, SEED_PRIMARY + i as u64);
@@ -440,18 +506,6 @@ impl Renderer {
                 }
                 let mut got = ctx.collect.take().unwrap_or_default();
                 got.retain(|c| c.adepth as usize == a);
-                if let Some((level, p)) = covered {
-                    got.retain(|c| {
-                        let n = c.oriented_normal();
-                        let q = Query {
-                            p: c.point,
-                            n,
-                            rn: n,
-                            weight: c.weight as f64,
-                        };
-                        level.lookup(&q, p.aa, p.minarad).is_none()
-                    });
-                }
                 got
             })
             .collect();
@@ -504,13 +558,47 @@ impl Renderer {
                 |ctx, (k, c)| {
                     self.reseed(
                         ctx,
-                        SEED_RECORD + ((a as u64) << 40) + (phase << 39) + k as u64,
+                        SEED_RECORD + ((a as u64) << 44) + (phase << 40) + k as u64,
                     );
                     self.compute_record(c, p, ctx).record
                 },
             )
             .collect()
     }
+}
+
+/// The candidates none of `recs` covers (in parallel, order kept).
+fn uncovered(
+    rd: &Renderer,
+    cands: Vec<Candidate>,
+    recs: &[record::Record],
+    p: &Params,
+) -> Vec<Candidate> {
+    if recs.is_empty() || cands.is_empty() {
+        return cands;
+    }
+    let level = Level::new(recs.to_vec(), p.aa, p.minarad);
+    let keep: Vec<bool> = cands
+        .par_iter()
+        .with_min_len(256)
+        .map(|c| {
+            let n = c.oriented_normal();
+            let occ = |o: DVec3, d: DVec3, len: f64| rd.occluded(o, d, len);
+            let q = Query {
+                p: c.point,
+                n,
+                rn: n,
+                weight: c.weight as f64,
+                occluded: Some(&occ),
+            };
+            level.lookup(&q, p.aa, p.minarad).is_none()
+        })
+        .collect();
+    cands
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
 }
 
 /// What [`Renderer::prepare_irradiance_cache`] did.
