@@ -1,15 +1,17 @@
-//! Reading the cache: the records of one bounce level in bounding-volume hierarchies of their
-//! validity boxes (thesis eq. 4.1), so a lookup is a short traversal, and the weighted sum of
-//! the records that pass RADIANCE's tests (`sumambient`, `extambient`).
+//! Reading the cache: the records of one bounce level in spatial hash grids of their
+//! validity boxes (thesis eq. 4.1 gives the boxes), so that a lookup reads one short list per
+//! grid and weighs the records that pass RADIANCE's tests (`sumambient`, `extambient`).
 //!
-//! Records are split by the axis direction nearest their normal (as the selection cells are),
-//! one hierarchy each, with the cone of normals it holds: a lookup skips the hierarchies whose
-//! normals cannot pass its direction test (a floor point never walks the walls' records), and
-//! each node keeps its records' largest weight, so subtrees the weight test would reject are
-//! skipped too. Pruning only: the sum is the one over all records.
+//! Records are split by the axis direction nearest their normal (as the selection cells are)
+//! and by the size of their box, in powers of two. Each such group has a grid whose cells are
+//! at least as large as its boxes, every box is listed in the (at most eight) cells it
+//! overlaps, and so a lookup probes one cell per group. Groups whose normals cannot pass the
+//! lookup's direction test (a floor point never reads the walls' records) or whose weights the
+//! weight test would reject are skipped. Pruning only: the sum is the one over all records.
 
 use super::record::Record;
 use glam::DVec3;
+use rustc_hash::FxHashMap;
 
 /// The six axis directions records are split by.
 const AXES: [DVec3; 6] = [
@@ -33,41 +35,58 @@ fn axis_bin(n: DVec3) -> usize {
     }
 }
 
-/// Records per leaf.
-const LEAF: usize = 4;
-
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    lo: DVec3,
-    hi: DVec3,
-    /// Leaf: first record; inner: index of the second child (the first follows this node).
-    start: u32,
-    /// Records in a leaf; 0 for an inner node.
-    count: u32,
-    /// The largest record weight below.
-    wmax: f64,
-}
-
-/// The hierarchy of the records whose normals lie nearest one axis direction.
-#[derive(Clone, Copy, Debug)]
-struct Bin {
+/// The records of one axis direction and one size class, hashed by cell.
+#[derive(Debug)]
+struct Grid {
     /// The axis direction.
     axis: DVec3,
-    /// Cosine and sine of the largest angle between `axis` and a record normal of the bin.
+    /// Cosine and sine of the largest angle between `axis` and a record normal of the grid.
     cone: (f64, f64),
-    /// Root node.
-    root: u32,
+    /// The largest record weight of the grid.
+    wmax: f64,
+    /// Reciprocal of the cell size.
+    inv_cell: f64,
+    /// Each occupied cell's range in `entries`.
+    cells: FxHashMap<[i32; 3], (u32, u32)>,
+    /// The records listed in each cell, cell by cell (ascending within a cell), with their
+    /// boxes inline so that scanning a cell reads memory in order.
+    entries: Vec<Entry>,
 }
 
-/// The records of one bounce level and their hierarchies.
+/// A record's box in single precision (rounded outward) and its index.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    lo: [f32; 3],
+    hi: [f32; 3],
+    record: u32,
+}
+
+impl Entry {
+    fn new(b: &(DVec3, DVec3), record: u32) -> Entry {
+        // Padded a little beyond f32 rounding, so that the test never drops a record the
+        // exact box holds.
+        let pad = |x: f64| 1e-6 * x.abs() + 1e-9;
+        let lo = b.0.to_array().map(|x| (x - pad(x)) as f32);
+        let hi = b.1.to_array().map(|x| (x + pad(x)) as f32);
+        Entry { lo, hi, record }
+    }
+
+    fn holds(&self, p: [f32; 3]) -> bool {
+        p[0] >= self.lo[0]
+            && p[1] >= self.lo[1]
+            && p[2] >= self.lo[2]
+            && p[0] <= self.hi[0]
+            && p[1] <= self.hi[1]
+            && p[2] <= self.hi[2]
+    }
+}
+
+/// The records of one bounce level and their grids.
 #[derive(Debug, Default)]
 pub struct Level {
-    /// Records, in hierarchy order.
+    /// Records, in the order they were made.
     pub records: Vec<Record>,
-    /// Each record's validity box, in the same order (tested before the record is weighed).
-    boxes: Vec<(DVec3, DVec3)>,
-    nodes: Vec<Node>,
-    bins: Vec<Bin>,
+    grids: Vec<Grid>,
 }
 
 /// What a lookup needs of the ray asking.
@@ -83,6 +102,9 @@ pub(crate) struct Query<'a> {
     /// Whether an opaque surface lies along a segment (origin, unit direction, length): the
     /// light-leak test for records with occluders in their ellipse. `None`: no test.
     pub occluded: Option<&'a (dyn Fn(DVec3, DVec3, f64) -> bool + Sync)>,
+    /// Records are read beyond their validity (see `extended_aa`): their corral flags only cover
+    /// their ellipse, so every record is tested for a leak.
+    pub extended: bool,
 }
 
 /// The box around a record's validity disc (thesis eq. 4.1: `P ± a·r·√(1 − Dᵢ²)`), stretched
@@ -100,53 +122,96 @@ fn record_box(r: &Record, aa: f64, minarad: f64) -> (DVec3, DVec3) {
     )
 }
 
+/// Cells per box extent (at least; up to twice as many for the largest boxes of a size
+/// class): smaller cells list fewer boxes that miss the lookup point, at the cost of listing
+/// each box in more cells.
+const CELLS_PER_BOX: f64 = 4.0;
+
+/// The cell of `p` in a grid of cells `1 / inv_cell` wide (clamped, so that far points and
+/// non-finite values stay in range).
+fn cell(p: DVec3, inv_cell: f64) -> [i32; 3] {
+    let c = (p * inv_cell).floor();
+    let f = |x: f64| x.clamp(-1e9, 1e9) as i32;
+    [f(c.x), f(c.y), f(c.z)]
+}
+
 impl Level {
-    /// Builds the hierarchies over `records` (median splits on the widest axis of the box
-    /// centres; the order it leaves is deterministic).
+    /// Hashes `records` into grids by normal direction and box size (deterministic: the
+    /// records keep their order).
     pub fn new(records: Vec<Record>, aa: f64, minarad: f64) -> Level {
-        let mut by_bin: [Vec<u32>; 6] = Default::default();
-        for (i, r) in records.iter().enumerate() {
-            by_bin[axis_bin(r.normal)].push(i as u32);
-        }
         let boxes: Vec<(DVec3, DVec3)> =
             records.iter().map(|r| record_box(r, aa, minarad)).collect();
-        let mut nodes = Vec::with_capacity(2 * records.len() / LEAF + 6);
-        let mut bins = Vec::new();
-        let mut order: Vec<u32> = Vec::with_capacity(records.len());
-        for (b, mut idx) in by_bin.into_iter().enumerate() {
-            if idx.is_empty() {
-                continue;
-            }
-            let axis = AXES[b];
-            let cos_min = idx
-                .iter()
-                .map(|&i| records[i as usize].normal.dot(axis))
-                .fold(1.0f64, f64::min);
-            let base = order.len() as u32;
-            let root = build(&boxes, &records, &mut idx, base, &mut nodes);
-            order.extend_from_slice(&idx);
-            let c = cos_min.clamp(-1.0, 1.0);
-            bins.push(Bin {
-                axis,
-                cone: (c, (1.0 - c * c).max(0.0).sqrt()),
-                root,
-            });
+        let extent = |b: &(DVec3, DVec3)| (b.1 - b.0).max_element().max(1e-9);
+        let smallest = boxes.iter().map(extent).fold(f64::INFINITY, f64::min);
+        // Group key: axis bin and size class (the cell is 2^class × the smallest extent, at
+        // least each box's extent, so a box overlaps at most two cells along each axis).
+        let mut groups: std::collections::BTreeMap<(usize, i32), Vec<u32>> = Default::default();
+        for (i, (r, b)) in records.iter().zip(&boxes).enumerate() {
+            let class = (extent(b) / smallest).log2().ceil().max(0.0) as i32;
+            groups
+                .entry((axis_bin(r.normal), class))
+                .or_default()
+                .push(i as u32);
         }
-        let boxes = order.iter().map(|&i| boxes[i as usize]).collect();
-        let records = order.iter().map(|&i| records[i as usize]).collect();
-        Level {
-            records,
-            boxes,
-            nodes,
-            bins,
-        }
+        let grids = groups
+            .into_iter()
+            .map(|((bin, class), idx)| {
+                let axis = AXES[bin];
+                let inv_cell = CELLS_PER_BOX / (smallest * 2f64.powi(class));
+                let mut pairs: Vec<([i32; 3], u32)> = Vec::new();
+                for &i in &idx {
+                    let (lo, hi) = (
+                        cell(boxes[i as usize].0, inv_cell),
+                        cell(boxes[i as usize].1, inv_cell),
+                    );
+                    for x in lo[0]..=hi[0] {
+                        for y in lo[1]..=hi[1] {
+                            for z in lo[2]..=hi[2] {
+                                pairs.push(([x, y, z], i));
+                            }
+                        }
+                    }
+                }
+                pairs.sort_unstable();
+                let mut cells = FxHashMap::default();
+                let mut entries = Vec::with_capacity(pairs.len());
+                let mut k = 0;
+                while k < pairs.len() {
+                    let key = pairs[k].0;
+                    let start = entries.len() as u32;
+                    while k < pairs.len() && pairs[k].0 == key {
+                        let i = pairs[k].1;
+                        entries.push(Entry::new(&boxes[i as usize], i));
+                        k += 1;
+                    }
+                    cells.insert(key, (start, entries.len() as u32));
+                }
+                let cos_min = idx
+                    .iter()
+                    .map(|&i| records[i as usize].normal.dot(axis))
+                    .fold(1.0f64, f64::min)
+                    .clamp(-1.0, 1.0);
+                Grid {
+                    axis,
+                    cone: (cos_min, (1.0 - cos_min * cos_min).max(0.0).sqrt()),
+                    wmax: idx
+                        .iter()
+                        .map(|&i| records[i as usize].weight)
+                        .fold(f64::NEG_INFINITY, f64::max),
+                    inv_cell,
+                    cells,
+                    entries,
+                }
+            })
+            .collect();
+        Level { records, grids }
     }
 
     /// The interpolated ambient value at `q` (RADIANCE's `sumambient`): the weighted mean of
     /// the extrapolated values of every record whose tests `q` passes, or `None` when none
     /// does.
     pub(crate) fn lookup(&self, q: &Query, aa: f64, minarad: f64) -> Option<DVec3> {
-        if self.nodes.is_empty() {
+        if self.grids.is_empty() {
             return None;
         }
         let minangle = 10f64.to_radians();
@@ -163,42 +228,33 @@ impl Level {
         };
         let (cos_l, sin_l) = (limit.cos(), limit.sin());
         let wmin = 0.9 * q.weight;
+        let p32 = q.p.to_array().map(|x| x as f32);
         let mut sum = DVec3::ZERO;
         let mut wsum = 0.0;
-        let mut stack = [0u32; 64];
-        for bin in &self.bins {
-            // Skip when the angle to the axis exceeds the cone plus the limit: its cosine
-            // is below cos(cone + limit) (never, when cone + limit reaches π).
-            let (cc, sc) = bin.cone;
-            let cos_sum = cc * cos_l - sc * sin_l;
-            let sum_below_pi = sc * cos_l + cc * sin_l > 0.0 || cos_sum > 0.0;
-            if sum_below_pi && q.n.dot(bin.axis) < cos_sum - 1e-9 {
+        for g in &self.grids {
+            if g.wmax < wmin {
                 continue;
             }
-            stack[0] = bin.root;
-            let mut sp = 1;
-            while sp > 0 {
-                sp -= 1;
-                let node = &self.nodes[stack[sp] as usize];
-                if node.wmax < wmin || q.p.cmplt(node.lo).any() || q.p.cmpgt(node.hi).any() {
+            // Skip when the angle to the axis exceeds the cone plus the limit: its cosine
+            // is below cos(cone + limit) (never, when cone + limit reaches π).
+            let (cc, sc) = g.cone;
+            let cos_sum = cc * cos_l - sc * sin_l;
+            let sum_below_pi = sc * cos_l + cc * sin_l > 0.0 || cos_sum > 0.0;
+            if sum_below_pi && q.n.dot(g.axis) < cos_sum - 1e-9 {
+                continue;
+            }
+            let Some(&(s, e)) = g.cells.get(&cell(q.p, g.inv_cell)) else {
+                continue;
+            };
+            for en in &g.entries[s as usize..e as usize] {
+                if !en.holds(p32) {
                     continue;
                 }
-                if node.count == 0 {
-                    stack[sp] += 1;
-                    stack[sp + 1] = node.start;
-                    sp += 2;
-                    continue;
-                }
-                let s = node.start as usize;
-                let e = s + node.count as usize;
-                for (r, b) in self.records[s..e].iter().zip(&self.boxes[s..e]) {
-                    if q.p.cmplt(b.0).any() || q.p.cmpgt(b.1).any() {
-                        continue;
-                    }
-                    if let Some((v, w)) = weigh(r, q, aa, minarad, maxangle) {
-                        sum += v * w;
-                        wsum += w;
-                    }
+                if let Some((v, w)) =
+                    weigh(&self.records[en.record as usize], q, aa, minarad, maxangle)
+                {
+                    sum += v * w;
+                    wsum += w;
                 }
             }
         }
@@ -244,7 +300,7 @@ fn weigh(r: &Record, q: &Query, aa: f64, minarad: f64, maxangle: f64) -> Option<
     if f <= MIN_D {
         return None;
     }
-    if r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0 {
+    if q.extended || (r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0) {
         if let Some(occ) = q.occluded {
             if leaks(r, q, occ) {
                 return None;
@@ -281,58 +337,6 @@ fn leaks(r: &Record, q: &Query, occluded: &dyn Fn(DVec3, DVec3, f64) -> bool) ->
         return false;
     }
     occluded(q.p, dir / len, len)
-}
-
-/// Builds the subtree over `order` and returns its node index.
-fn build(
-    boxes: &[(DVec3, DVec3)],
-    records: &[Record],
-    order: &mut [u32],
-    base: u32,
-    nodes: &mut Vec<Node>,
-) -> u32 {
-    let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-    let mut wmax = f64::NEG_INFINITY;
-    for &i in order.iter() {
-        lo = lo.min(boxes[i as usize].0);
-        hi = hi.max(boxes[i as usize].1);
-        wmax = wmax.max(records[i as usize].weight);
-    }
-    let me = nodes.len() as u32;
-    nodes.push(Node {
-        lo,
-        hi,
-        start: base,
-        count: order.len() as u32,
-        wmax,
-    });
-    if order.len() <= LEAF {
-        return me;
-    }
-    let centre = |i: u32| (boxes[i as usize].0 + boxes[i as usize].1) * 0.5;
-    let (mut clo, mut chi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-    for &i in order.iter() {
-        clo = clo.min(centre(i));
-        chi = chi.max(centre(i));
-    }
-    let ext = chi - clo;
-    let axis = if ext.x >= ext.y && ext.x >= ext.z {
-        0
-    } else if ext.y >= ext.z {
-        1
-    } else {
-        2
-    };
-    let mid = order.len() / 2;
-    order.select_nth_unstable_by(mid, |&a, &b| {
-        centre(a)[axis].total_cmp(&centre(b)[axis]).then(a.cmp(&b))
-    });
-    let (left, right) = order.split_at_mut(mid);
-    build(boxes, records, left, base, nodes);
-    let second = build(boxes, records, right, base + mid as u32, nodes);
-    nodes[me as usize].start = second;
-    nodes[me as usize].count = 0;
-    me
 }
 
 #[cfg(test)]
@@ -373,6 +377,7 @@ mod tests {
                 rn: DVec3::Z,
                 weight: 1.0,
                 occluded: None,
+                extended: false,
             };
             let got = level.lookup(&q, aa, minarad);
             let maxangle = 10f64.to_radians() + aa;
@@ -426,6 +431,7 @@ mod tests {
                 rn: n,
                 weight,
                 occluded: None,
+                extended: false,
             };
             let got = level.lookup(&q, aa, minarad);
             let mut maxangle = 10f64.to_radians() + aa;
@@ -458,6 +464,7 @@ mod tests {
             rn: n,
             weight: 1.0,
             occluded: None,
+            extended: false,
         };
         assert!(level
             .lookup(&q(DVec3::new(0.05, 0.0, 0.0), DVec3::Z), 0.1, 0.01)
@@ -471,5 +478,30 @@ mod tests {
         assert!(level
             .lookup(&q(DVec3::ZERO, -DVec3::Z), 0.1, 0.01)
             .is_none());
+    }
+
+    #[test]
+    fn extended_lookups_test_every_record_for_leaks() {
+        // A record with no corral flags, read from 1.5 × its covered radius: only an extended
+        // lookup reaches it, and then only when no wall stands between.
+        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.2, 0.01);
+        fn wall(_: DVec3, _: DVec3, _: f64) -> bool {
+            true
+        }
+        fn open(_: DVec3, _: DVec3, _: f64) -> bool {
+            false
+        }
+        type Occ = dyn Fn(DVec3, DVec3, f64) -> bool + Sync;
+        let q = |occluded: &'static Occ, extended| Query {
+            p: DVec3::new(0.15, 0.0, 0.0),
+            n: DVec3::Z,
+            rn: DVec3::Z,
+            weight: 1.0,
+            occluded: Some(occluded),
+            extended,
+        };
+        assert!(level.lookup(&q(&open, false), 0.1, 0.01).is_none());
+        assert!(level.lookup(&q(&open, true), 0.2, 0.01).is_some());
+        assert!(level.lookup(&q(&wall, true), 0.2, 0.01).is_none());
     }
 }

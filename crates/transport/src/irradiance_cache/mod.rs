@@ -3,16 +3,18 @@
 //!
 //! Building runs in two sweeps. Going out from the eye, *coarse geometry sampling* follows the
 //! run's primary rays (and, one bounce further each time, hemisphere rays from the points kept
-//! at the level before) to every place an ambient value will be asked for, and keeps a subset
-//! spaced `r_coarse = √(r_min·r_max)` apart ([`select`]). Coming back from the deepest
-//! bounce, each level's points get their irradiance from a full hemisphere that reads the
-//! level below ([`record`]), with RADIANCE's Hessian validity ellipses; then *fine* sampling
-//! takes that level's candidates again (kept from the coarse sweep: tracing the same rays a
-//! second time would find the same points) and keeps those the records leave uncovered, and
-//! fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place records among
-//! them while each new record still covers a couple of them. Every phase runs in parallel.
-//! Rendering then reads level 0 ([`lookup`]); a point no record covers gets a plain
-//! hemisphere (a final gather) whose rays read level 1, and is counted.
+//! at the level before, at most [`GEOMETRY_RAYS_PER_LEVEL`] a level) to every place an ambient
+//! value will be asked for, and keeps a subset spaced `r_coarse = √(r_min·r_max)` apart
+//! ([`select`]) as the next level's origins. Coming back from the deepest bounce, each level's
+//! points get their irradiance from a full hemisphere that reads the level below ([`record`]),
+//! with RADIANCE's Hessian validity ellipses; then *fine* sampling takes that level's
+//! candidates again (kept from the coarse sweep, thinned to half the finest spacing: tracing
+//! the same rays a second time would find the same points) and keeps those the records leave
+//! uncovered, and fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place
+//! records among them while each new record still covers a couple of them. Every phase runs
+//! in parallel. Rendering then reads level 0 ([`lookup`]); a point no record covers gets a
+//! plain hemisphere (a final gather) whose rays read level 1, and is counted. Deeper levels
+//! are read with a little extra reach where no record is valid ([`extended_aa`]).
 //!
 //! Radii follow RADIANCE: `r_min = scene size / -ar`, `r_max = min(64 r_min, scene size / 5)`,
 //! a record covers `-aa × radius`, and deeper bounces (weight `0.5^level`) get radii
@@ -40,7 +42,7 @@ pub(crate) const AVGREFL: f64 = 0.5;
 
 /// Geometry rays traced per level at most; fewer per origin when there are many origins (at
 /// least 4 × 4 each), since neighbouring origins see the same surfaces.
-const GEOMETRY_RAYS_PER_LEVEL: usize = 1 << 20;
+const GEOMETRY_RAYS_PER_LEVEL: usize = 1 << 16;
 
 /// A fine pass is made only while each of its records would cover at least this many of the
 /// candidates still uncovered (on average); fewer, and gathering them costs less.
@@ -50,6 +52,27 @@ const MIN_GAPS_PER_RECORD: f64 = 2.0;
 const SEED_PRIMARY: u64 = 1 << 60;
 const SEED_GEOMETRY: u64 = 2 << 60;
 const SEED_RECORD: u64 = 3 << 60;
+
+/// The `-aa` to which the records of level `level` are read when none is valid there at
+/// `aa` (RADIANCE's). Level 0, which primary rays read, is read strictly: a point no record
+/// covers gets a final gather. Deeper levels are read by hemisphere samples, each one of
+/// hundreds in its hemisphere, and a gap there (a place geometry sampling did not reach, or
+/// left to final gathers) costs a whole hemisphere: reading the nearby records a little
+/// beyond their ellipses (twice `-aa`, at most 0.1 more) costs almost nothing and changes the
+/// sum little. Such lookups are counted ([`IrradianceCache::extended`]), and every record they
+/// read is tested for a light leak.
+pub(crate) fn extended_aa(level: usize, aa: f64) -> f64 {
+    if level == 0 {
+        aa
+    } else {
+        (2.0 * aa).min(aa + 0.1)
+    }
+}
+
+/// Candidates closer than this fraction of the fine spacing to one kept before add nothing to
+/// where records go, only to the cost of every pass that filters them (levels after the
+/// first; level 0's candidates are the very points asked for).
+const THIN_SPACING: f64 = 0.5;
 
 /// A place where an ambient value will be asked for: a hit and the ray that made it.
 #[derive(Clone, Copy, Debug)]
@@ -206,6 +229,8 @@ pub struct Stats {
     pub failed: Vec<usize>,
     /// Lookups during the build that found no record at the level below (final gathers).
     pub build_gathers: Vec<u64>,
+    /// Lookups during the build answered by records read beyond their validity ([`extended_aa`]).
+    pub build_extended: Vec<u64>,
     /// Seconds: coarse geometry, coarse irradiance, fine geometry, fine irradiance.
     pub seconds: [f64; 4],
     /// The cache was read from a file.
@@ -227,7 +252,7 @@ impl Stats {
         for l in 0..cache.levels.len() {
             let g = |v: &Vec<usize>| v.get(l).copied().unwrap_or(0);
             s += &format!(
-                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} left uncovered, {} failed, {} gathers while building; {} records\n",
+                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} left uncovered, {} failed, {} gathers and {} extended lookups while building; {} records\n",
                 g(&self.candidates),
                 g(&self.coarse),
                 g(&self.uncovered),
@@ -235,6 +260,7 @@ impl Stats {
                 g(&self.left),
                 g(&self.failed),
                 self.build_gathers.get(l).copied().unwrap_or(0),
+                self.build_extended.get(l).copied().unwrap_or(0),
                 cache.levels[l].records.len()
             );
         }
@@ -256,15 +282,18 @@ pub struct IrradianceCache {
     pub levels: Vec<Arc<Level>>,
     /// Lookups per level that found no record and gathered a hemisphere instead.
     gathers: Vec<AtomicU64>,
+    /// Lookups per level answered by records read beyond their validity ([`extended_aa`]).
+    extended: Vec<AtomicU64>,
 }
 
 impl IrradianceCache {
     fn from_levels(params: Params, levels: Vec<Arc<Level>>) -> IrradianceCache {
-        let gathers = (0..levels.len()).map(|_| AtomicU64::new(0)).collect();
+        let counters = || (0..levels.len()).map(|_| AtomicU64::new(0)).collect();
         IrradianceCache {
             params,
+            gathers: counters(),
+            extended: counters(),
             levels,
-            gathers,
         }
     }
 
@@ -282,6 +311,15 @@ impl IrradianceCache {
     /// final gather instead).
     pub fn gathers(&self) -> Vec<u64> {
         self.gathers
+            .iter()
+            .map(|g| g.load(Ordering::Relaxed))
+            .collect()
+    }
+
+    /// Lookups per level since the cache was built that only records read beyond their
+    /// validity answered ([`extended_aa`]; always 0 at level 0).
+    pub fn extended(&self) -> Vec<u64> {
+        self.extended
             .iter()
             .map(|g| g.load(Ordering::Relaxed))
             .collect()
@@ -309,21 +347,28 @@ impl Renderer {
         let level = cache.levels.get(a)?;
         let sgn = if back { -1.0 } else { 1.0 };
         let occ = |o: DVec3, d: DVec3, len: f64| self.occluded(o, d, len);
-        let q = Query {
+        let mut q = Query {
             p: s.point,
             n: s.normal * sgn,
             rn: nrm,
             weight: r.weight,
             occluded: Some(&occ),
+            extended: false,
         };
         let p = &cache.params;
-        match level.lookup(&q, p.aa, p.minarad) {
-            Some(v) => Some(aval * v),
-            None => {
-                cache.gathers[a].fetch_add(1, Ordering::Relaxed);
-                None
+        if let Some(v) = level.lookup(&q, p.aa, p.minarad) {
+            return Some(aval * v);
+        }
+        let aa_ext = extended_aa(a, p.aa);
+        if aa_ext > p.aa {
+            q.extended = true;
+            if let Some(v) = level.lookup(&q, aa_ext, p.minarad) {
+                cache.extended[a].fetch_add(1, Ordering::Relaxed);
+                return Some(aval * v);
             }
         }
+        cache.gathers[a].fetch_add(1, Ordering::Relaxed);
+        None
     }
 
     /// Whether an opaque surface lies within `len` of `org` along `dir` (transparent
@@ -383,6 +428,7 @@ impl Renderer {
             left: vec![0; nl],
             failed: vec![0; nl],
             build_gathers: vec![0; nl],
+            build_extended: vec![0; nl],
             ..Stats::default()
         };
         if nl == 0 || self.opts.aa <= 0.0 {
@@ -399,49 +445,60 @@ impl Renderer {
             st.candidates[a] = c.len();
             let keep = select::select(&c, params.coarse_spacing(a));
             points.push(keep.into_iter().map(|i| c[i]).collect());
-            cands.push(c);
+            if a > 0 {
+                let k = select::select(&c, THIN_SPACING * params.fine_spacing(a));
+                cands.push(k.into_iter().map(|i| c[i]).collect());
+            } else {
+                cands.push(c);
+            }
         }
         st.seconds[0] = t.elapsed().as_secs_f64();
         // Irradiance, deepest level first; each reads the finished level below.
         let mut levels: Vec<Arc<Level>> = (0..nl).map(|_| Arc::new(Level::default())).collect();
         for a in (0..nl).rev() {
             let below = Arc::new(IrradianceCache::from_levels(params, levels.clone()));
-            let t = Instant::now();
-            let recs = self.records(&points[a], a, 0, &below, &params);
-            st.coarse[a] = recs.iter().filter(|r| r.is_some()).count();
-            let mut all: Vec<record::Record> = recs.iter().flatten().copied().collect();
-            st.failed[a] = recs.len() - st.coarse[a];
-            st.seconds[1] += t.elapsed().as_secs_f64();
-            // Fine geometry: the candidates the coarse records leave uncovered.
-            let t = Instant::now();
-            let mut gaps = uncovered(self, std::mem::take(&mut cands[a]), &all, &params);
-            st.uncovered[a] = gaps.len();
-            st.seconds[2] += t.elapsed().as_secs_f64();
-            // Fine irradiance, in passes of halving spacing down to r_min, each placing
-            // records only where the records so far leave gaps, while a new record still
-            // covers enough gaps to pay for itself; the rest is left to final gathers.
+            // Records in passes of halving spacing, from r_coarse (the coarse records) down to
+            // r_min (the fine ones), each placing records only among the candidates the
+            // records so far leave uncovered. Below level 0, passes stop once a new record
+            // would cover too few of them to pay for itself: the rest is left to final
+            // gathers (or read with extended reach, see `extended_aa`). Level 0 goes on to r_min, since
+            // each of its candidates is a point a primary ray asks for.
+            let coarse = params.coarse_spacing(a);
             let fine_min = params.fine_spacing(a);
-            let mut spacing = 0.5 * params.coarse_spacing(a);
-            let mut pass = 1u64;
+            let mut spacing = coarse;
+            let mut gaps = std::mem::take(&mut cands[a]);
+            let mut all: Vec<record::Record> = Vec::new();
+            let mut pass = 0u64;
             while !gaps.is_empty() {
                 let spacing_now = spacing.max(fine_min);
+                let is_coarse = spacing_now >= coarse;
                 let t = Instant::now();
                 let keep = select::select(&gaps, spacing_now);
                 st.seconds[2] += t.elapsed().as_secs_f64();
-                if (gaps.len() as f64) < MIN_GAPS_PER_RECORD * keep.len() as f64 {
+                if pass > 0
+                    && a > 0
+                    && (gaps.len() as f64) < MIN_GAPS_PER_RECORD * keep.len() as f64
+                {
                     break;
                 }
-                let fine: Vec<Candidate> = keep.into_iter().map(|i| gaps[i]).collect();
+                let at: Vec<Candidate> = keep.into_iter().map(|i| gaps[i]).collect();
                 let t = Instant::now();
-                let more = self.records(&fine, a, pass, &below, &params);
+                let more = self.records(&at, a, pass, &below, &params);
                 let new: Vec<record::Record> = more.iter().flatten().copied().collect();
-                st.fine[a] += new.len();
+                if is_coarse {
+                    st.coarse[a] += new.len();
+                } else {
+                    st.fine[a] += new.len();
+                }
                 st.failed[a] += more.len() - new.len();
-                st.seconds[3] += t.elapsed().as_secs_f64();
+                st.seconds[if is_coarse { 1 } else { 3 }] += t.elapsed().as_secs_f64();
                 let t = Instant::now();
                 gaps = uncovered(self, gaps, &new, &params);
                 all.extend(new);
                 st.seconds[2] += t.elapsed().as_secs_f64();
+                if is_coarse {
+                    st.uncovered[a] = gaps.len();
+                }
                 if spacing_now <= fine_min {
                     break;
                 }
@@ -452,8 +509,9 @@ impl Renderer {
             let below_gathers = below.gathers();
             if a + 1 < nl {
                 st.build_gathers[a + 1] += below_gathers[a + 1];
+                st.build_extended[a + 1] += below.extended()[a + 1];
             }
-            levels[a] = Arc::new(Level::new(all, params.aa, params.minarad));
+            levels[a] = Arc::new(Level::new(all, extended_aa(a, params.aa), params.minarad));
         }
         (IrradianceCache::from_levels(params, levels), st)
     }
@@ -590,6 +648,7 @@ fn uncovered(
                 rn: n,
                 weight: c.weight as f64,
                 occluded: Some(&occ),
+                extended: false,
             };
             level.lookup(&q, p.aa, p.minarad).is_none()
         })

@@ -6,7 +6,7 @@
 use super::Candidate;
 use glam::{DVec3, IVec3};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Cell edge in units of the spacing (seed 001: thirty to sixty works well).
 pub const CELL_SPANS: f64 = 40.0;
@@ -56,7 +56,7 @@ pub(crate) fn select(cands: &[Candidate], spacing: f64) -> Vec<usize> {
     let kept: Vec<Vec<usize>> = groups
         .par_iter()
         .map(|g| {
-            let mut near: HashMap<IVec3, Vec<usize>> = HashMap::new();
+            let mut near: FxHashMap<IVec3, Vec<usize>> = FxHashMap::default();
             let mut out = Vec::new();
             for &(_, i) in g.iter() {
                 let c = &cands[i];
