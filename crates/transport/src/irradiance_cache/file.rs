@@ -166,6 +166,7 @@ pub fn load(rd: &Renderer, path: &Path) -> Result<Option<IrradianceCache>, Strin
         }
         levels.push(Arc::new(Level::new(
             recs,
+            params.aa,
             super::extended_aa(levels.len(), params.aa),
             params.minarad,
         )));

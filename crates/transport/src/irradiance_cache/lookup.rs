@@ -4,10 +4,12 @@
 //!
 //! Records are split by the axis direction nearest their normal (as the selection cells are)
 //! and by the size of their box, in powers of two. Each such group has a grid whose cells are
-//! at least as large as its boxes, every box is listed in the (at most eight) cells it
-//! overlaps, and so a lookup probes one cell per group. Groups whose normals cannot pass the
+//! a fixed fraction of its boxes' size, every box is listed in each cell it overlaps, and so a
+//! lookup probes one cell per group. Groups whose normals cannot pass the
 //! lookup's direction test (a floor point never reads the walls' records) or whose weights the
 //! weight test would reject are skipped. Pruning only: the sum is the one over all records.
+//! Lookups with extended reach (see `extended_aa`) read a second set of grids, with boxes for
+//! their larger `-aa`, so that the common strict lookups scan boxes no larger than they need.
 
 use super::record::Record;
 use glam::DVec3;
@@ -87,6 +89,8 @@ pub struct Level {
     /// Records, in the order they were made.
     pub records: Vec<Record>,
     grids: Vec<Grid>,
+    /// The same records with boxes for lookups with extended reach (`Query::extended`).
+    extended: Vec<Grid>,
 }
 
 /// What a lookup needs of the ray asking.
@@ -125,7 +129,7 @@ fn record_box(r: &Record, aa: f64, minarad: f64) -> (DVec3, DVec3) {
 /// Cells per box extent (at least; up to twice as many for the largest boxes of a size
 /// class): smaller cells list fewer boxes that miss the lookup point, at the cost of listing
 /// each box in more cells.
-const CELLS_PER_BOX: f64 = 4.0;
+const CELLS_PER_BOX: f64 = 2.0;
 
 /// The cell of `p` in a grid of cells `1 / inv_cell` wide (clamped, so that far points and
 /// non-finite values stay in range).
@@ -135,83 +139,102 @@ fn cell(p: DVec3, inv_cell: f64) -> [i32; 3] {
     [f(c.x), f(c.y), f(c.z)]
 }
 
-impl Level {
-    /// Hashes `records` into grids by normal direction and box size (deterministic: the
-    /// records keep their order).
-    pub fn new(records: Vec<Record>, aa: f64, minarad: f64) -> Level {
-        let boxes: Vec<(DVec3, DVec3)> =
-            records.iter().map(|r| record_box(r, aa, minarad)).collect();
-        let extent = |b: &(DVec3, DVec3)| (b.1 - b.0).max_element().max(1e-9);
-        let smallest = boxes.iter().map(extent).fold(f64::INFINITY, f64::min);
-        // Group key: axis bin and size class (the cell is 2^class × the smallest extent, at
-        // least each box's extent, so a box overlaps at most two cells along each axis).
-        let mut groups: std::collections::BTreeMap<(usize, i32), Vec<u32>> = Default::default();
-        for (i, (r, b)) in records.iter().zip(&boxes).enumerate() {
-            let class = (extent(b) / smallest).log2().ceil().max(0.0) as i32;
-            groups
-                .entry((axis_bin(r.normal), class))
-                .or_default()
-                .push(i as u32);
-        }
-        let grids = groups
-            .into_iter()
-            .map(|((bin, class), idx)| {
-                let axis = AXES[bin];
-                let inv_cell = CELLS_PER_BOX / (smallest * 2f64.powi(class));
-                let mut pairs: Vec<([i32; 3], u32)> = Vec::new();
-                for &i in &idx {
-                    let (lo, hi) = (
-                        cell(boxes[i as usize].0, inv_cell),
-                        cell(boxes[i as usize].1, inv_cell),
-                    );
-                    for x in lo[0]..=hi[0] {
-                        for y in lo[1]..=hi[1] {
-                            for z in lo[2]..=hi[2] {
-                                pairs.push(([x, y, z], i));
-                            }
+/// The grids of `records` with boxes for `aa`, by normal direction and box size
+/// (deterministic: records keep their order within a cell).
+fn grids(records: &[Record], aa: f64, minarad: f64) -> Vec<Grid> {
+    let boxes: Vec<(DVec3, DVec3)> = records.iter().map(|r| record_box(r, aa, minarad)).collect();
+    let extent = |b: &(DVec3, DVec3)| (b.1 - b.0).max_element().max(1e-9);
+    let smallest = boxes.iter().map(extent).fold(f64::INFINITY, f64::min);
+    // Group key: axis bin and size class (a box's extent is at most 2^class × the smallest
+    // extent, and the cells are CELLS_PER_BOX times smaller than that).
+    let mut groups: std::collections::BTreeMap<(usize, i32), Vec<u32>> = Default::default();
+    for (i, (r, b)) in records.iter().zip(&boxes).enumerate() {
+        let class = (extent(b) / smallest).log2().ceil().max(0.0) as i32;
+        groups
+            .entry((axis_bin(r.normal), class))
+            .or_default()
+            .push(i as u32);
+    }
+    groups
+        .into_iter()
+        .map(|((bin, class), idx)| {
+            let axis = AXES[bin];
+            let inv_cell = CELLS_PER_BOX / (smallest * 2f64.powi(class));
+            let mut pairs: Vec<([i32; 3], u32)> = Vec::new();
+            for &i in &idx {
+                let (lo, hi) = (
+                    cell(boxes[i as usize].0, inv_cell),
+                    cell(boxes[i as usize].1, inv_cell),
+                );
+                for x in lo[0]..=hi[0] {
+                    for y in lo[1]..=hi[1] {
+                        for z in lo[2]..=hi[2] {
+                            pairs.push(([x, y, z], i));
                         }
                     }
                 }
-                pairs.sort_unstable();
-                let mut cells = FxHashMap::default();
-                let mut entries = Vec::with_capacity(pairs.len());
-                let mut k = 0;
-                while k < pairs.len() {
-                    let key = pairs[k].0;
-                    let start = entries.len() as u32;
-                    while k < pairs.len() && pairs[k].0 == key {
-                        let i = pairs[k].1;
-                        entries.push(Entry::new(&boxes[i as usize], i));
-                        k += 1;
-                    }
-                    cells.insert(key, (start, entries.len() as u32));
+            }
+            pairs.sort_unstable();
+            let mut cells = FxHashMap::default();
+            let mut entries = Vec::with_capacity(pairs.len());
+            let mut k = 0;
+            while k < pairs.len() {
+                let key = pairs[k].0;
+                let start = entries.len() as u32;
+                while k < pairs.len() && pairs[k].0 == key {
+                    let i = pairs[k].1;
+                    entries.push(Entry::new(&boxes[i as usize], i));
+                    k += 1;
                 }
-                let cos_min = idx
+                cells.insert(key, (start, entries.len() as u32));
+            }
+            let cos_min = idx
+                .iter()
+                .map(|&i| records[i as usize].normal.dot(axis))
+                .fold(1.0f64, f64::min)
+                .clamp(-1.0, 1.0);
+            Grid {
+                axis,
+                cone: (cos_min, (1.0 - cos_min * cos_min).max(0.0).sqrt()),
+                wmax: idx
                     .iter()
-                    .map(|&i| records[i as usize].normal.dot(axis))
-                    .fold(1.0f64, f64::min)
-                    .clamp(-1.0, 1.0);
-                Grid {
-                    axis,
-                    cone: (cos_min, (1.0 - cos_min * cos_min).max(0.0).sqrt()),
-                    wmax: idx
-                        .iter()
-                        .map(|&i| records[i as usize].weight)
-                        .fold(f64::NEG_INFINITY, f64::max),
-                    inv_cell,
-                    cells,
-                    entries,
-                }
-            })
-            .collect();
-        Level { records, grids }
+                    .map(|&i| records[i as usize].weight)
+                    .fold(f64::NEG_INFINITY, f64::max),
+                inv_cell,
+                cells,
+                entries,
+            }
+        })
+        .collect()
+}
+
+impl Level {
+    /// Hashes `records` into grids for lookups at `aa`, and, when `aa_extended` is larger,
+    /// into a second set for lookups with extended reach.
+    pub fn new(records: Vec<Record>, aa: f64, aa_extended: f64, minarad: f64) -> Level {
+        let strict = grids(&records, aa, minarad);
+        let extended = if aa_extended > aa {
+            grids(&records, aa_extended, minarad)
+        } else {
+            Vec::new()
+        };
+        Level {
+            records,
+            grids: strict,
+            extended,
+        }
     }
 
     /// The interpolated ambient value at `q` (RADIANCE's `sumambient`): the weighted mean of
     /// the extrapolated values of every record whose tests `q` passes, or `None` when none
     /// does.
     pub(crate) fn lookup(&self, q: &Query, aa: f64, minarad: f64) -> Option<DVec3> {
-        if self.grids.is_empty() {
+        let grids = if q.extended {
+            &self.extended
+        } else {
+            &self.grids
+        };
+        if grids.is_empty() {
             return None;
         }
         let minangle = 10f64.to_radians();
@@ -231,7 +254,7 @@ impl Level {
         let p32 = q.p.to_array().map(|x| x as f32);
         let mut sum = DVec3::ZERO;
         let mut wsum = 0.0;
-        for g in &self.grids {
+        for g in grids {
             if g.wmax < wmin {
                 continue;
             }
@@ -368,7 +391,7 @@ mod tests {
             }
         }
         let (aa, minarad) = (0.1, 0.01);
-        let level = Level::new(recs.clone(), aa, minarad);
+        let level = Level::new(recs.clone(), aa, aa, minarad);
         for k in 0..200 {
             let p = DVec3::new((k as f64 * 0.37) % 2.0, (k as f64 * 0.61) % 2.8, 0.0);
             let q = Query {
@@ -420,7 +443,7 @@ mod tests {
             recs.push(r);
         }
         let (aa, minarad) = (0.2, 0.01);
-        let level = Level::new(recs.clone(), aa, minarad);
+        let level = Level::new(recs.clone(), aa, aa, minarad);
         for j in 0..400 {
             let n = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
             let n = if j % 2 == 0 { AXES[j % 6] } else { n };
@@ -457,7 +480,7 @@ mod tests {
 
     #[test]
     fn behind_and_far_points_miss() {
-        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.01);
+        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.1, 0.01);
         let q = |p: DVec3, n: DVec3| Query {
             p,
             n,
@@ -484,7 +507,7 @@ mod tests {
     fn extended_lookups_test_every_record_for_leaks() {
         // A record with no corral flags, read from 1.5 × its covered radius: only an extended
         // lookup reaches it, and then only when no wall stands between.
-        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.2, 0.01);
+        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.2, 0.01);
         fn wall(_: DVec3, _: DVec3, _: f64) -> bool {
             true
         }

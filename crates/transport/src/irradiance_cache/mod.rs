@@ -511,7 +511,12 @@ impl Renderer {
                 st.build_gathers[a + 1] += below_gathers[a + 1];
                 st.build_extended[a + 1] += below.extended()[a + 1];
             }
-            levels[a] = Arc::new(Level::new(all, extended_aa(a, params.aa), params.minarad));
+            levels[a] = Arc::new(Level::new(
+                all,
+                params.aa,
+                extended_aa(a, params.aa),
+                params.minarad,
+            ));
         }
         (IrradianceCache::from_levels(params, levels), st)
     }
@@ -635,7 +640,7 @@ fn uncovered(
     if recs.is_empty() || cands.is_empty() {
         return cands;
     }
-    let level = Level::new(recs.to_vec(), p.aa, p.minarad);
+    let level = Level::new(recs.to_vec(), p.aa, p.aa, p.minarad);
     let keep: Vec<bool> = cands
         .par_iter()
         .with_min_len(256)
