@@ -237,19 +237,7 @@ impl Level {
         if grids.is_empty() {
             return None;
         }
-        let minangle = 10f64.to_radians();
-        let mut maxangle = minangle + aa;
-        if q.weight < 0.6 {
-            maxangle = (maxangle - std::f64::consts::FRAC_PI_2) * q.weight.powf(0.13)
-                + std::f64::consts::FRAC_PI_2;
-        }
-        // The direction test passes only below this angle between the normals.
-        let limit = if maxangle >= 2.0 {
-            std::f64::consts::FRAC_PI_2
-        } else {
-            (2.0 * (0.5 * maxangle).asin()).min(std::f64::consts::FRAC_PI_2)
-        };
-        let (cos_l, sin_l) = (limit.cos(), limit.sin());
+        let (maxangle, cos_l, sin_l) = angles(q.weight, aa);
         let wmin = 0.9 * q.weight;
         let p32 = q.p.to_array().map(|x| x as f32);
         let mut sum = DVec3::ZERO;
@@ -283,6 +271,38 @@ impl Level {
         }
         (wsum > daylit_geometry::FTINY).then(|| sum / wsum)
     }
+}
+
+/// RADIANCE's largest normal deviation for a lookup of weight `weight` at `aa`, and the cosine
+/// and sine of the angle between normals below which its direction test can pass. The
+/// lookups of one hemisphere share their weight, so the last answer is kept per thread (the
+/// `powf`, `asin` and `sin_cos` would otherwise cost as much as a short lookup).
+fn angles(weight: f64, aa: f64) -> (f64, f64, f64) {
+    thread_local! {
+        static LAST: std::cell::Cell<(f64, f64, (f64, f64, f64))> =
+            const { std::cell::Cell::new((f64::NAN, f64::NAN, (0.0, 0.0, 0.0))) };
+    }
+    LAST.with(|last| {
+        let (w, a, got) = last.get();
+        if w == weight && a == aa {
+            return got;
+        }
+        let minangle = 10f64.to_radians();
+        let mut maxangle = minangle + aa;
+        if weight < 0.6 {
+            maxangle = (maxangle - std::f64::consts::FRAC_PI_2) * weight.powf(0.13)
+                + std::f64::consts::FRAC_PI_2;
+        }
+        // The direction test passes only below this angle between the normals.
+        let limit = if maxangle >= 2.0 {
+            std::f64::consts::FRAC_PI_2
+        } else {
+            (2.0 * (0.5 * maxangle).asin()).min(std::f64::consts::FRAC_PI_2)
+        };
+        let got = (maxangle, limit.cos(), limit.sin());
+        last.set((weight, aa, got));
+        got
+    })
 }
 
 /// RADIANCE's record tests and weight for one record: `None` when `q` lies outside it.
