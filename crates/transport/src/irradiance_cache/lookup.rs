@@ -1,19 +1,19 @@
-//! Reading the cache: the records of one bounce level in spatial hash grids of their
-//! validity boxes (thesis eq. 4.1 gives the boxes), so that a lookup reads one short list per
-//! grid and weighs the records that pass RADIANCE's tests (`sumambient`, `extambient`).
+//! Reading the cache: the records of one bounce level in bounding-volume hierarchies of their
+//! validity boxes (thesis eq. 4.1), so a lookup is a short traversal, and the weighted sum of
+//! the records that pass RADIANCE's tests (`sumambient`, `extambient`).
 //!
-//! Records are split by the axis direction nearest their normal (as the selection cells are)
-//! and by the size of their box, in powers of two. Each such group has a grid whose cells are
-//! a fixed fraction of its boxes' size, every box is listed in each cell it overlaps, and so a
-//! lookup probes one cell per group. Groups whose normals cannot pass the
-//! lookup's direction test (a floor point never reads the walls' records) or whose weights the
-//! weight test would reject are skipped. Pruning only: the sum is the one over all records.
-//! Lookups with extended reach (see `extended_aa`) read a second set of grids, with boxes for
-//! their larger `-aa`, so that the common strict lookups scan boxes no larger than they need.
+//! Records are split by the axis direction nearest their normal (as the selection cells are),
+//! one hierarchy each, with the cone of normals it holds: a lookup skips the hierarchies whose
+//! normals cannot pass its direction test (a floor point never walks the walls' records), and
+//! each node keeps its records' largest weight, so subtrees the weight test would reject are
+//! skipped too. Leaves hold the boxes in single precision beside the record index, so a leaf
+//! is tested from one short run of memory. Lookups with extended reach (see `extended_aa`)
+//! walk a second set of hierarchies, with boxes for their larger `-aa`, so that the common
+//! strict lookups test boxes no larger than they need. Pruning only: the sum is the one over
+//! all records.
 
 use super::record::Record;
 use glam::DVec3;
-use rustc_hash::FxHashMap;
 
 /// The six axis directions records are split by.
 const AXES: [DVec3; 6] = [
@@ -37,21 +37,38 @@ fn axis_bin(n: DVec3) -> usize {
     }
 }
 
-/// The records of one axis direction and one size class, hashed by cell.
-#[derive(Debug)]
-struct Grid {
+/// Records per leaf.
+const LEAF: usize = 4;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    lo: DVec3,
+    hi: DVec3,
+    /// Leaf: first entry; inner: index of the second child (the first follows this node).
+    start: u32,
+    /// Entries in a leaf; 0 for an inner node.
+    count: u32,
+    /// The largest record weight below.
+    wmax: f64,
+}
+
+/// The hierarchy of the records whose normals lie nearest one axis direction.
+#[derive(Clone, Copy, Debug)]
+struct Bin {
     /// The axis direction.
     axis: DVec3,
-    /// Cosine and sine of the largest angle between `axis` and a record normal of the grid.
+    /// Cosine and sine of the largest angle between `axis` and a record normal of the bin.
     cone: (f64, f64),
-    /// The largest record weight of the grid.
-    wmax: f64,
-    /// Reciprocal of the cell size.
-    inv_cell: f64,
-    /// Each occupied cell's range in `entries`.
-    cells: FxHashMap<[i32; 3], (u32, u32)>,
-    /// The records listed in each cell, cell by cell (ascending within a cell), with their
-    /// boxes inline so that scanning a cell reads memory in order.
+    /// Root node.
+    root: u32,
+}
+
+/// Bounding-volume hierarchies of the records' boxes for one `-aa`, one per axis direction.
+#[derive(Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
+    bins: Vec<Bin>,
+    /// The records' boxes, in hierarchy order.
     entries: Vec<Entry>,
 }
 
@@ -83,14 +100,15 @@ impl Entry {
     }
 }
 
-/// The records of one bounce level and their grids.
+/// The records of one bounce level and their hierarchies.
 #[derive(Debug, Default)]
 pub struct Level {
     /// Records, in the order they were made.
     pub records: Vec<Record>,
-    grids: Vec<Grid>,
-    /// The same records with boxes for lookups with extended reach (`Query::extended`).
-    extended: Vec<Grid>,
+    /// Hierarchies of the records' boxes at `-aa`.
+    strict: Tree,
+    /// The same with boxes for lookups with extended reach (`Query::extended`).
+    extended: Tree,
 }
 
 /// What a lookup needs of the ray asking.
@@ -126,101 +144,107 @@ fn record_box(r: &Record, aa: f64, minarad: f64) -> (DVec3, DVec3) {
     )
 }
 
-/// Cells per box extent (at least; up to twice as many for the largest boxes of a size
-/// class): smaller cells list fewer boxes that miss the lookup point, at the cost of listing
-/// each box in more cells.
-const CELLS_PER_BOX: f64 = 2.0;
-
-/// The cell of `p` in a grid of cells `1 / inv_cell` wide (clamped, so that far points and
-/// non-finite values stay in range).
-fn cell(p: DVec3, inv_cell: f64) -> [i32; 3] {
-    let c = (p * inv_cell).floor();
-    let f = |x: f64| x.clamp(-1e9, 1e9) as i32;
-    [f(c.x), f(c.y), f(c.z)]
+/// The hierarchies of `records` with boxes for `aa` (median splits on the widest axis of the
+/// box centres; the order it leaves is deterministic).
+fn tree(records: &[Record], aa: f64, minarad: f64) -> Tree {
+    let boxes: Vec<(DVec3, DVec3)> = records.iter().map(|r| record_box(r, aa, minarad)).collect();
+    let mut by_bin: [Vec<u32>; 6] = Default::default();
+    for (i, r) in records.iter().enumerate() {
+        by_bin[axis_bin(r.normal)].push(i as u32);
+    }
+    let mut t = Tree::default();
+    let mut order: Vec<u32> = Vec::with_capacity(records.len());
+    for (b, mut idx) in by_bin.into_iter().enumerate() {
+        if idx.is_empty() {
+            continue;
+        }
+        let axis = AXES[b];
+        let c = idx
+            .iter()
+            .map(|&i| records[i as usize].normal.dot(axis))
+            .fold(1.0f64, f64::min)
+            .clamp(-1.0, 1.0);
+        let base = order.len() as u32;
+        let root = build(&boxes, records, &mut idx, base, &mut t.nodes);
+        order.extend_from_slice(&idx);
+        t.bins.push(Bin {
+            axis,
+            cone: (c, (1.0 - c * c).max(0.0).sqrt()),
+            root,
+        });
+    }
+    t.entries = order
+        .iter()
+        .map(|&i| Entry::new(&boxes[i as usize], i))
+        .collect();
+    t
 }
 
-/// The grids of `records` with boxes for `aa`, by normal direction and box size
-/// (deterministic: records keep their order within a cell).
-fn grids(records: &[Record], aa: f64, minarad: f64) -> Vec<Grid> {
-    let boxes: Vec<(DVec3, DVec3)> = records.iter().map(|r| record_box(r, aa, minarad)).collect();
-    let extent = |b: &(DVec3, DVec3)| (b.1 - b.0).max_element().max(1e-9);
-    let smallest = boxes.iter().map(extent).fold(f64::INFINITY, f64::min);
-    // Group key: axis bin and size class (a box's extent is at most 2^class × the smallest
-    // extent, and the cells are CELLS_PER_BOX times smaller than that).
-    let mut groups: std::collections::BTreeMap<(usize, i32), Vec<u32>> = Default::default();
-    for (i, (r, b)) in records.iter().zip(&boxes).enumerate() {
-        let class = (extent(b) / smallest).log2().ceil().max(0.0) as i32;
-        groups
-            .entry((axis_bin(r.normal), class))
-            .or_default()
-            .push(i as u32);
+/// Builds the subtree over `order` and returns its node index.
+fn build(
+    boxes: &[(DVec3, DVec3)],
+    records: &[Record],
+    order: &mut [u32],
+    base: u32,
+    nodes: &mut Vec<Node>,
+) -> u32 {
+    let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+    let mut wmax = f64::NEG_INFINITY;
+    for &i in order.iter() {
+        lo = lo.min(boxes[i as usize].0);
+        hi = hi.max(boxes[i as usize].1);
+        wmax = wmax.max(records[i as usize].weight);
     }
-    groups
-        .into_iter()
-        .map(|((bin, class), idx)| {
-            let axis = AXES[bin];
-            let inv_cell = CELLS_PER_BOX / (smallest * 2f64.powi(class));
-            let mut pairs: Vec<([i32; 3], u32)> = Vec::new();
-            for &i in &idx {
-                let (lo, hi) = (
-                    cell(boxes[i as usize].0, inv_cell),
-                    cell(boxes[i as usize].1, inv_cell),
-                );
-                for x in lo[0]..=hi[0] {
-                    for y in lo[1]..=hi[1] {
-                        for z in lo[2]..=hi[2] {
-                            pairs.push(([x, y, z], i));
-                        }
-                    }
-                }
-            }
-            pairs.sort_unstable();
-            let mut cells = FxHashMap::default();
-            let mut entries = Vec::with_capacity(pairs.len());
-            let mut k = 0;
-            while k < pairs.len() {
-                let key = pairs[k].0;
-                let start = entries.len() as u32;
-                while k < pairs.len() && pairs[k].0 == key {
-                    let i = pairs[k].1;
-                    entries.push(Entry::new(&boxes[i as usize], i));
-                    k += 1;
-                }
-                cells.insert(key, (start, entries.len() as u32));
-            }
-            let cos_min = idx
-                .iter()
-                .map(|&i| records[i as usize].normal.dot(axis))
-                .fold(1.0f64, f64::min)
-                .clamp(-1.0, 1.0);
-            Grid {
-                axis,
-                cone: (cos_min, (1.0 - cos_min * cos_min).max(0.0).sqrt()),
-                wmax: idx
-                    .iter()
-                    .map(|&i| records[i as usize].weight)
-                    .fold(f64::NEG_INFINITY, f64::max),
-                inv_cell,
-                cells,
-                entries,
-            }
-        })
-        .collect()
+    let me = nodes.len() as u32;
+    nodes.push(Node {
+        lo,
+        hi,
+        start: base,
+        count: order.len() as u32,
+        wmax,
+    });
+    if order.len() <= LEAF {
+        return me;
+    }
+    let centre = |i: u32| (boxes[i as usize].0 + boxes[i as usize].1) * 0.5;
+    let (mut clo, mut chi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+    for &i in order.iter() {
+        clo = clo.min(centre(i));
+        chi = chi.max(centre(i));
+    }
+    let ext = chi - clo;
+    let axis = if ext.x >= ext.y && ext.x >= ext.z {
+        0
+    } else if ext.y >= ext.z {
+        1
+    } else {
+        2
+    };
+    let mid = order.len() / 2;
+    order.select_nth_unstable_by(mid, |&a, &b| {
+        centre(a)[axis].total_cmp(&centre(b)[axis]).then(a.cmp(&b))
+    });
+    let (left, right) = order.split_at_mut(mid);
+    build(boxes, records, left, base, nodes);
+    let second = build(boxes, records, right, base + mid as u32, nodes);
+    nodes[me as usize].start = second;
+    nodes[me as usize].count = 0;
+    me
 }
 
 impl Level {
-    /// Hashes `records` into grids for lookups at `aa`, and, when `aa_extended` is larger,
+    /// Builds the hierarchies of `records` for lookups at `aa`, and, when `aa_extended` is larger,
     /// into a second set for lookups with extended reach.
     pub fn new(records: Vec<Record>, aa: f64, aa_extended: f64, minarad: f64) -> Level {
-        let strict = grids(&records, aa, minarad);
+        let strict = tree(&records, aa, minarad);
         let extended = if aa_extended > aa {
-            grids(&records, aa_extended, minarad)
+            tree(&records, aa_extended, minarad)
         } else {
-            Vec::new()
+            Tree::default()
         };
         Level {
             records,
-            grids: strict,
+            strict,
             extended,
         }
     }
@@ -229,12 +253,12 @@ impl Level {
     /// the extrapolated values of every record whose tests `q` passes, or `None` when none
     /// does.
     pub(crate) fn lookup(&self, q: &Query, aa: f64, minarad: f64) -> Option<DVec3> {
-        let grids = if q.extended {
+        let t = if q.extended {
             &self.extended
         } else {
-            &self.grids
+            &self.strict
         };
-        if grids.is_empty() {
+        if t.nodes.is_empty() {
             return None;
         }
         let (maxangle, cos_l, sin_l) = angles(q.weight, aa);
@@ -242,30 +266,41 @@ impl Level {
         let p32 = q.p.to_array().map(|x| x as f32);
         let mut sum = DVec3::ZERO;
         let mut wsum = 0.0;
-        for g in grids {
-            if g.wmax < wmin {
-                continue;
-            }
+        let mut stack = [0u32; 64];
+        for bin in &t.bins {
             // Skip when the angle to the axis exceeds the cone plus the limit: its cosine
             // is below cos(cone + limit) (never, when cone + limit reaches π).
-            let (cc, sc) = g.cone;
+            let (cc, sc) = bin.cone;
             let cos_sum = cc * cos_l - sc * sin_l;
             let sum_below_pi = sc * cos_l + cc * sin_l > 0.0 || cos_sum > 0.0;
-            if sum_below_pi && q.n.dot(g.axis) < cos_sum - 1e-9 {
+            if sum_below_pi && q.n.dot(bin.axis) < cos_sum - 1e-9 {
                 continue;
             }
-            let Some(&(s, e)) = g.cells.get(&cell(q.p, g.inv_cell)) else {
-                continue;
-            };
-            for en in &g.entries[s as usize..e as usize] {
-                if !en.holds(p32) {
+            stack[0] = bin.root;
+            let mut sp = 1;
+            while sp > 0 {
+                sp -= 1;
+                let node = &t.nodes[stack[sp] as usize];
+                if node.wmax < wmin || q.p.cmplt(node.lo).any() || q.p.cmpgt(node.hi).any() {
                     continue;
                 }
-                if let Some((v, w)) =
-                    weigh(&self.records[en.record as usize], q, aa, minarad, maxangle)
-                {
-                    sum += v * w;
-                    wsum += w;
+                if node.count == 0 {
+                    stack[sp] += 1;
+                    stack[sp + 1] = node.start;
+                    sp += 2;
+                    continue;
+                }
+                let s = node.start as usize;
+                for en in &t.entries[s..s + node.count as usize] {
+                    if !en.holds(p32) {
+                        continue;
+                    }
+                    if let Some((v, w)) =
+                        weigh(&self.records[en.record as usize], q, aa, minarad, maxangle)
+                    {
+                        sum += v * w;
+                        wsum += w;
+                    }
                 }
             }
         }
