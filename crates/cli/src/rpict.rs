@@ -255,9 +255,8 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
         .filter(|_| crate::rtrace::cache_stats_wanted())
     {
         eprintln!(
-            "irradiance cache: final gathers per level while rendering: {:?}; extended lookups: {:?}",
-            c.gathers(),
-            c.extended()
+            "irradiance cache: final gathers per level while rendering: {:?}",
+            c.gathers()
         );
     }
     let mut img = HdrImage::new(xres, yres);

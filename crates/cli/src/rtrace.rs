@@ -477,9 +477,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         .filter(|_| cache_stats_wanted())
     {
         eprintln!(
-            "rtrace: irradiance cache: final gathers per level while tracing: {:?}; extended lookups: {:?}",
-            c.gathers(),
-            c.extended()
+            "rtrace: irradiance cache: final gathers per level while tracing: {:?}",
+            c.gathers()
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -12,6 +12,13 @@ use rand::Rng;
 /// Hemispheres with at most this many divisions are not super-sampled (RADIANCE: 7 × 7).
 const MIN_SUPERSAMPLE_DIVS: usize = 49;
 
+/// Divisions per side, as a fraction of the usual, of the hemisphere that answers a gap in a
+/// cache level below the first (`-aa` above 0). Such a point is one sample of a hemisphere of
+/// hundreds above it, so a sparse hemisphere answers it without bias and adds little noise,
+/// where a full one would cost as much as a whole record (and its own gaps as much again).
+/// Level 0, the values asked for, always gets the full hemisphere.
+pub(crate) const GAP_DIVISIONS: f64 = 0.125;
+
 /// Maps the unit square onto the unit disc, keeping strata compact (Shirley and Chiu's
 /// concentric map).
 pub fn square_to_disc(a: f64, b: f64) -> (f64, f64) {
@@ -52,12 +59,16 @@ impl Renderer {
             return aval * o.av;
         }
         let back = nrm.dot(s.normal) < 0.0;
+        let mut divisions = 1.0;
         if o.aa > 0.0 && (ctx.collect.is_some() || ctx.cache.is_some()) {
             if let Some(v) = self.cached_ambient(aval, r, s, nrm, back, ctx) {
                 return v;
             }
+            if r.adepth > 0 {
+                divisions = GAP_DIVISIONS;
+            }
         }
-        match self.hemisphere(aval, r, s, back, ctx) {
+        match self.hemisphere(aval, r, s, back, divisions, ctx) {
             Some(v) => v,
             None => aval * o.av,
         }
@@ -69,6 +80,7 @@ impl Renderer {
         r: &RayState,
         s: &Surf,
         back: bool,
+        divisions: f64,
         ctx: &mut Ctx,
     ) -> Option<DVec3> {
         let o = &self.opts;
@@ -81,7 +93,7 @@ impl Renderer {
         if wt > limit {
             wt = limit;
         }
-        let ns = ((o.ad as f64 * wt).sqrt() + 0.5).max(1.0) as usize;
+        let ns = ((o.ad as f64 * wt).sqrt() * divisions + 0.5).max(1.0) as usize;
         let acoef = rcol / (ns * ns) as f64;
         let (normal, rt) = if back {
             (-s.normal, TAMBIENT)
@@ -109,7 +121,7 @@ impl Renderer {
             return None;
         }
         if ok == ns * ns && ok > MIN_SUPERSAMPLE_DIVS {
-            let extra = (o.as_ as f64 * wt + 0.5) as usize;
+            let extra = (o.as_ as f64 * wt * divisions * divisions + 0.5) as usize;
             if extra >= 4 * ns {
                 self.supersample(
                     &parent,

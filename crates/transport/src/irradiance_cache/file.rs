@@ -164,12 +164,7 @@ pub fn load(rd: &Renderer, path: &Path) -> Result<Option<IrradianceCache>, Strin
                 corral: f[22] as u32,
             });
         }
-        levels.push(Arc::new(Level::new(
-            recs,
-            params.aa,
-            super::extended_aa(levels.len(), params.aa),
-            params.minarad,
-        )));
+        levels.push(Arc::new(Level::new(recs, params.aa, params.minarad)));
     }
     Ok(Some(IrradianceCache::from_levels(params, levels)))
 }

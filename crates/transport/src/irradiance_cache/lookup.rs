@@ -7,10 +7,7 @@
 //! normals cannot pass its direction test (a floor point never walks the walls' records), and
 //! each node keeps its records' largest weight, so subtrees the weight test would reject are
 //! skipped too. Leaves hold the boxes in single precision beside the record index, so a leaf
-//! is tested from one short run of memory. Lookups with extended reach (see `extended_aa`)
-//! walk a second set of hierarchies, with boxes for their larger `-aa`, so that the common
-//! strict lookups test boxes no larger than they need. Pruning only: the sum is the one over
-//! all records.
+//! is tested from one short run of memory. Pruning only: the sum is the one over all records.
 
 use super::record::Record;
 use glam::DVec3;
@@ -105,10 +102,8 @@ impl Entry {
 pub struct Level {
     /// Records, in the order they were made.
     pub records: Vec<Record>,
-    /// Hierarchies of the records' boxes at `-aa`.
-    strict: Tree,
-    /// The same with boxes for lookups with extended reach (`Query::extended`).
-    extended: Tree,
+    /// Hierarchies of the records' boxes.
+    tree: Tree,
 }
 
 /// What a lookup needs of the ray asking.
@@ -124,9 +119,6 @@ pub(crate) struct Query<'a> {
     /// Whether an opaque surface lies along a segment (origin, unit direction, length): the
     /// light-leak test for records with occluders in their ellipse. `None`: no test.
     pub occluded: Option<&'a (dyn Fn(DVec3, DVec3, f64) -> bool + Sync)>,
-    /// Records are read beyond their validity (see `extended_aa`): their corral flags only cover
-    /// their ellipse, so every record is tested for a leak.
-    pub extended: bool,
 }
 
 /// The box around a record's validity disc (thesis eq. 4.1: `P ± a·r·√(1 − Dᵢ²)`), stretched
@@ -233,31 +225,17 @@ fn build(
 }
 
 impl Level {
-    /// Builds the hierarchies of `records` for lookups at `aa`, and, when `aa_extended` is larger,
-    /// into a second set for lookups with extended reach.
-    pub fn new(records: Vec<Record>, aa: f64, aa_extended: f64, minarad: f64) -> Level {
-        let strict = tree(&records, aa, minarad);
-        let extended = if aa_extended > aa {
-            tree(&records, aa_extended, minarad)
-        } else {
-            Tree::default()
-        };
-        Level {
-            records,
-            strict,
-            extended,
-        }
+    /// Builds the hierarchies of `records` for lookups at `aa`.
+    pub fn new(records: Vec<Record>, aa: f64, minarad: f64) -> Level {
+        let tree = tree(&records, aa, minarad);
+        Level { records, tree }
     }
 
     /// The interpolated ambient value at `q` (RADIANCE's `sumambient`): the weighted mean of
     /// the extrapolated values of every record whose tests `q` passes, or `None` when none
     /// does.
     pub(crate) fn lookup(&self, q: &Query, aa: f64, minarad: f64) -> Option<DVec3> {
-        let t = if q.extended {
-            &self.extended
-        } else {
-            &self.strict
-        };
+        let t = &self.tree;
         if t.nodes.is_empty() {
             return None;
         }
@@ -378,7 +356,7 @@ fn weigh(r: &Record, q: &Query, aa: f64, minarad: f64, maxangle: f64) -> Option<
     if f <= MIN_D {
         return None;
     }
-    if q.extended || (r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0) {
+    if r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0 {
         if let Some(occ) = q.occluded {
             if leaks(r, q, occ) {
                 return None;
@@ -446,7 +424,7 @@ mod tests {
             }
         }
         let (aa, minarad) = (0.1, 0.01);
-        let level = Level::new(recs.clone(), aa, aa, minarad);
+        let level = Level::new(recs.clone(), aa, minarad);
         for k in 0..200 {
             let p = DVec3::new((k as f64 * 0.37) % 2.0, (k as f64 * 0.61) % 2.8, 0.0);
             let q = Query {
@@ -455,7 +433,6 @@ mod tests {
                 rn: DVec3::Z,
                 weight: 1.0,
                 occluded: None,
-                extended: false,
             };
             let got = level.lookup(&q, aa, minarad);
             let maxangle = 10f64.to_radians() + aa;
@@ -498,7 +475,7 @@ mod tests {
             recs.push(r);
         }
         let (aa, minarad) = (0.2, 0.01);
-        let level = Level::new(recs.clone(), aa, aa, minarad);
+        let level = Level::new(recs.clone(), aa, minarad);
         for j in 0..400 {
             let n = DVec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
             let n = if j % 2 == 0 { AXES[j % 6] } else { n };
@@ -509,7 +486,6 @@ mod tests {
                 rn: n,
                 weight,
                 occluded: None,
-                extended: false,
             };
             let got = level.lookup(&q, aa, minarad);
             let mut maxangle = 10f64.to_radians() + aa;
@@ -535,14 +511,13 @@ mod tests {
 
     #[test]
     fn behind_and_far_points_miss() {
-        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.1, 0.01);
+        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.01);
         let q = |p: DVec3, n: DVec3| Query {
             p,
             n,
             rn: n,
             weight: 1.0,
             occluded: None,
-            extended: false,
         };
         assert!(level
             .lookup(&q(DVec3::new(0.05, 0.0, 0.0), DVec3::Z), 0.1, 0.01)
@@ -556,30 +531,5 @@ mod tests {
         assert!(level
             .lookup(&q(DVec3::ZERO, -DVec3::Z), 0.1, 0.01)
             .is_none());
-    }
-
-    #[test]
-    fn extended_lookups_test_every_record_for_leaks() {
-        // A record with no corral flags, read from 1.5 × its covered radius: only an extended
-        // lookup reaches it, and then only when no wall stands between.
-        let level = Level::new(vec![rec(DVec3::ZERO, 2.0)], 0.1, 0.2, 0.01);
-        fn wall(_: DVec3, _: DVec3, _: f64) -> bool {
-            true
-        }
-        fn open(_: DVec3, _: DVec3, _: f64) -> bool {
-            false
-        }
-        type Occ = dyn Fn(DVec3, DVec3, f64) -> bool + Sync;
-        let q = |occluded: &'static Occ, extended| Query {
-            p: DVec3::new(0.15, 0.0, 0.0),
-            n: DVec3::Z,
-            rn: DVec3::Z,
-            weight: 1.0,
-            occluded: Some(occluded),
-            extended,
-        };
-        assert!(level.lookup(&q(&open, false), 0.1, 0.01).is_none());
-        assert!(level.lookup(&q(&open, true), 0.2, 0.01).is_some());
-        assert!(level.lookup(&q(&wall, true), 0.2, 0.01).is_none());
     }
 }

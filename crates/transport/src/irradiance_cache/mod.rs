@@ -13,8 +13,8 @@
 //! uncovered, and fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place
 //! records among them while each new record still covers a couple of them. Every phase runs
 //! in parallel. Rendering then reads level 0 ([`lookup`]); a point no record covers gets a
-//! plain hemisphere (a final gather) whose rays read level 1, and is counted. Deeper levels
-//! are read with a little extra reach where no record is valid ([`extended_aa`]).
+//! plain hemisphere (a final gather) whose rays read level 1, and is counted. A gap in a
+//! deeper level gets a sparser hemisphere (see `ambient::GAP_DIVISIONS`).
 //!
 //! Radii follow RADIANCE: `r_min = scene size / -ar`, `r_max = min(64 r_min, scene size / 5)`,
 //! a record covers `-aa × radius`, and deeper bounces (weight `0.5^level`) get radii
@@ -52,22 +52,6 @@ const MIN_GAPS_PER_RECORD: f64 = 2.0;
 const SEED_PRIMARY: u64 = 1 << 60;
 const SEED_GEOMETRY: u64 = 2 << 60;
 const SEED_RECORD: u64 = 3 << 60;
-
-/// The `-aa` to which the records of level `level` are read when none is valid there at
-/// `aa` (RADIANCE's). Level 0, which primary rays read, is read strictly: a point no record
-/// covers gets a final gather. Deeper levels are read by hemisphere samples, each one of
-/// hundreds in its hemisphere, and a gap there (a place geometry sampling did not reach, or
-/// left to final gathers) costs a whole hemisphere: reading the nearby records a little
-/// beyond their ellipses (twice `-aa`, at most 0.1 more) costs almost nothing and changes the
-/// sum little. Such lookups are counted ([`IrradianceCache::extended`]), and every record they
-/// read is tested for a light leak.
-pub(crate) fn extended_aa(level: usize, aa: f64) -> f64 {
-    if level == 0 {
-        aa
-    } else {
-        (2.0 * aa).min(aa + 0.1)
-    }
-}
 
 /// Candidates closer than this fraction of the fine spacing to one kept before add nothing to
 /// where records go, only to the cost of every pass that filters them (levels after the
@@ -229,8 +213,6 @@ pub struct Stats {
     pub failed: Vec<usize>,
     /// Lookups during the build that found no record at the level below (final gathers).
     pub build_gathers: Vec<u64>,
-    /// Lookups during the build answered by records read beyond their validity ([`extended_aa`]).
-    pub build_extended: Vec<u64>,
     /// Seconds: coarse geometry, coarse irradiance, fine geometry, fine irradiance.
     pub seconds: [f64; 4],
     /// The cache was read from a file.
@@ -252,7 +234,7 @@ impl Stats {
         for l in 0..cache.levels.len() {
             let g = |v: &Vec<usize>| v.get(l).copied().unwrap_or(0);
             s += &format!(
-                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} left uncovered, {} failed, {} gathers and {} extended lookups while building; {} records\n",
+                "  level {l}: {} candidates, {} coarse records, {} uncovered, {} fine records, {} left uncovered, {} failed, {} gathers while building; {} records\n",
                 g(&self.candidates),
                 g(&self.coarse),
                 g(&self.uncovered),
@@ -260,7 +242,6 @@ impl Stats {
                 g(&self.left),
                 g(&self.failed),
                 self.build_gathers.get(l).copied().unwrap_or(0),
-                self.build_extended.get(l).copied().unwrap_or(0),
                 cache.levels[l].records.len()
             );
         }
@@ -282,8 +263,6 @@ pub struct IrradianceCache {
     pub levels: Vec<Arc<Level>>,
     /// Lookups per level that found no record and gathered a hemisphere instead.
     gathers: Vec<AtomicU64>,
-    /// Lookups per level answered by records read beyond their validity ([`extended_aa`]).
-    extended: Vec<AtomicU64>,
 }
 
 impl IrradianceCache {
@@ -292,7 +271,6 @@ impl IrradianceCache {
         IrradianceCache {
             params,
             gathers: counters(),
-            extended: counters(),
             levels,
         }
     }
@@ -311,15 +289,6 @@ impl IrradianceCache {
     /// final gather instead).
     pub fn gathers(&self) -> Vec<u64> {
         self.gathers
-            .iter()
-            .map(|g| g.load(Ordering::Relaxed))
-            .collect()
-    }
-
-    /// Lookups per level since the cache was built that only records read beyond their
-    /// validity answered ([`extended_aa`]; always 0 at level 0).
-    pub fn extended(&self) -> Vec<u64> {
-        self.extended
             .iter()
             .map(|g| g.load(Ordering::Relaxed))
             .collect()
@@ -347,25 +316,16 @@ impl Renderer {
         let level = cache.levels.get(a)?;
         let sgn = if back { -1.0 } else { 1.0 };
         let occ = |o: DVec3, d: DVec3, len: f64| self.occluded(o, d, len);
-        let mut q = Query {
+        let q = Query {
             p: s.point,
             n: s.normal * sgn,
             rn: nrm,
             weight: r.weight,
             occluded: Some(&occ),
-            extended: false,
         };
         let p = &cache.params;
         if let Some(v) = level.lookup(&q, p.aa, p.minarad) {
             return Some(aval * v);
-        }
-        let aa_ext = extended_aa(a, p.aa);
-        if aa_ext > p.aa {
-            q.extended = true;
-            if let Some(v) = level.lookup(&q, aa_ext, p.minarad) {
-                cache.extended[a].fetch_add(1, Ordering::Relaxed);
-                return Some(aval * v);
-            }
         }
         cache.gathers[a].fetch_add(1, Ordering::Relaxed);
         None
@@ -428,7 +388,6 @@ impl Renderer {
             left: vec![0; nl],
             failed: vec![0; nl],
             build_gathers: vec![0; nl],
-            build_extended: vec![0; nl],
             ..Stats::default()
         };
         if nl == 0 || self.opts.aa <= 0.0 {
@@ -461,7 +420,7 @@ impl Renderer {
             // r_min (the fine ones), each placing records only among the candidates the
             // records so far leave uncovered. Below level 0, passes stop once a new record
             // would cover too few of them to pay for itself: the rest is left to final
-            // gathers (or read with extended reach, see `extended_aa`). Level 0 goes on to r_min, since
+            // gathers. Level 0 goes on to r_min, since
             // each of its candidates is a point a primary ray asks for.
             let coarse = params.coarse_spacing(a);
             let fine_min = params.fine_spacing(a);
@@ -509,14 +468,8 @@ impl Renderer {
             let below_gathers = below.gathers();
             if a + 1 < nl {
                 st.build_gathers[a + 1] += below_gathers[a + 1];
-                st.build_extended[a + 1] += below.extended()[a + 1];
             }
-            levels[a] = Arc::new(Level::new(
-                all,
-                params.aa,
-                extended_aa(a, params.aa),
-                params.minarad,
-            ));
+            levels[a] = Arc::new(Level::new(all, params.aa, params.minarad));
         }
         (IrradianceCache::from_levels(params, levels), st)
     }
@@ -640,7 +593,7 @@ fn uncovered(
     if recs.is_empty() || cands.is_empty() {
         return cands;
     }
-    let level = Level::new(recs.to_vec(), p.aa, p.aa, p.minarad);
+    let level = Level::new(recs.to_vec(), p.aa, p.minarad);
     let keep: Vec<bool> = cands
         .par_iter()
         .with_min_len(256)
@@ -653,7 +606,6 @@ fn uncovered(
                 rn: n,
                 weight: c.weight as f64,
                 occluded: Some(&occ),
-                extended: false,
             };
             level.lookup(&q, p.aa, p.minarad).is_none()
         })
