@@ -581,6 +581,10 @@ impl Renderer {
                 return DVec3::ZERO;
             }
         }
+        // Emitters seen along the primary path belong to the direct frame.
+        if ctx.indirect_only && r.crtype & AMBIENT == 0 {
+            return DVec3::ZERO;
+        }
         color * pcol
     }
 
