@@ -308,7 +308,7 @@ impl Live {
     pub fn hdr(&self) -> Option<Vec<u8>> {
         let f = self.latest()?;
         let mut img = HdrImage::new(f.state.width, f.state.height);
-        img.program = "daylit live".into();
+        img.program = "RADIANCE".into();
         img.header
             .push(format!("SOFTWARE= daylit {}", env!("CARGO_PKG_VERSION")));
         img.header.push(format!(

@@ -116,7 +116,9 @@ function onFrame(s) {
   $('cr-value').textContent = s.metrics.contrast_ratio ? `${fmt(s.metrics.contrast_ratio, 2)} : 1` : '–';
   $('frame-no').textContent = s.frame;
   $('elapsed').textContent = fmt(s.elapsed_ms / 1000, 1);
-  $('view-text').textContent = s.view;
+  const v3 = (a) => a.map((x) => +x.toFixed(3)).join(' ');
+  const vp = s.view_parts;
+  $('view-text').textContent = `-vt${vp.typ} -vp ${v3(vp.vp)} -vd ${v3(vp.vd)} -vu ${v3(vp.vu)} -vh ${vp.vh} -vv ${vp.vv}`;
   $('sky-note').textContent = s.sky_note;
   showError('');
   if (firstFrame) {
@@ -154,7 +156,8 @@ function drawDial(dgp) {
   $('needle').setAttribute('x2', 100 + 70 * Math.cos(a));
   $('needle').setAttribute('y2', 100 - 70 * Math.sin(a));
   const label = dgp < 0.35 ? 'imperceptible' : dgp < 0.4 ? 'perceptible' : dgp < 0.45 ? 'disturbing' : 'intolerable';
-  $('dial-text').textContent = `DGP ${fmt(dgp, 2)} ${label}`;
+  $('dial-text').textContent = `DGP ${fmt(dgp, 2)}`;
+  $('dial-class').textContent = label;
 }
 
 function drawLegend(l) {
