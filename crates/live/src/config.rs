@@ -74,7 +74,7 @@ fn view_words(opt: &str) -> Option<usize> {
 
 /// Parses `daylit live`'s arguments.
 pub fn parse(args: &[String]) -> Result<Config, LiveError> {
-    let bad = |m: String| LiveError::Usage(m);
+    let bad = LiveError::Usage;
     let mut c = Config {
         scene: Vec::new(),
         view: View::parse("-vta -vh 180 -vv 180").map_err(|e| bad(e.0))?,

@@ -171,8 +171,8 @@ impl Accumulator {
     pub fn add(&mut self, frame: &[[f32; 3]]) {
         assert_eq!(frame.len(), self.sum.len(), "frames have the grid's size");
         for (s, v) in self.sum.iter_mut().zip(frame) {
-            for c in 0..3 {
-                s[c] += v[c] as f64;
+            for (a, b) in s.iter_mut().zip(v) {
+                *a += *b as f64;
             }
         }
         self.frames += 1;

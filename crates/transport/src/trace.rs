@@ -581,8 +581,9 @@ impl Renderer {
                 return DVec3::ZERO;
             }
         }
-        // Emitters seen along the primary path belong to the direct frame.
-        if ctx.indirect_only && r.crtype & AMBIENT == 0 {
+        // Emitters seen along the primary path belong to the direct frame. Shadow rays start
+        // afresh (no ambient flag) but only ambient descendants cast them in this mode.
+        if ctx.indirect_only && r.crtype & AMBIENT == 0 && !r.is_shadow() {
             return DVec3::ZERO;
         }
         color * pcol
