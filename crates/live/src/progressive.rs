@@ -14,6 +14,9 @@ use daylit_transport::{Ctx, Options, Renderer};
 use glam::DVec3;
 use rayon::prelude::*;
 
+/// Per pixel: ray origin and unit direction, `None` outside the projection.
+type PixelRays = Vec<Option<(DVec3, DVec3)>>;
+
 /// The directions and solid angles of a picture's pixels, row 0 at the top.
 #[derive(Clone, Debug)]
 pub struct PixelGrid {
@@ -22,7 +25,7 @@ pub struct PixelGrid {
     /// Height in pixels.
     pub height: usize,
     /// Per pixel: the ray origin and unit direction, `None` outside the projection.
-    pub rays: Vec<Option<(DVec3, DVec3)>>,
+    pub rays: PixelRays,
     /// Per pixel: its solid angle (sr), 0 outside the projection.
     pub omega: Vec<f64>,
 }
@@ -30,7 +33,7 @@ pub struct PixelGrid {
 impl PixelGrid {
     /// The rays and solid angles of `frame` at `width` × `height`.
     pub fn new(frame: &ViewFrame, width: usize, height: usize) -> PixelGrid {
-        let rows: Vec<(Vec<Option<(DVec3, DVec3)>>, Vec<f64>)> = (0..height)
+        let rows: Vec<(PixelRays, Vec<f64>)> = (0..height)
             .into_par_iter()
             .map(|row| {
                 let mut rays = Vec::with_capacity(width);

@@ -78,8 +78,8 @@ fn bad(msg: impl Into<String>) -> Response {
 }
 
 /// Parses a JSON body into `T`; a body that is not JSON or not a `T` is a 400 that says why.
-fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, Response> {
-    serde_json::from_slice(body).map_err(|e| bad(format!("bad request body: {e}")))
+fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, String> {
+    serde_json::from_slice(body).map_err(|e| format!("bad request body: {e}"))
 }
 
 async fn state(State(app): State<App>) -> Response {
@@ -129,7 +129,7 @@ struct ViewRequest {
 async fn set_view(State(app): State<App>, body: Bytes) -> Response {
     let r: ViewRequest = match parse(&body) {
         Ok(r) => r,
-        Err(e) => return e,
+        Err(e) => return bad(e),
     };
     match r.parts.to_view(&app.live.settings().view) {
         Ok(v) => {
@@ -143,7 +143,7 @@ async fn set_view(State(app): State<App>, body: Bytes) -> Response {
 async fn set_sky(State(app): State<App>, body: Bytes) -> Response {
     let s: SkySetting = match parse(&body) {
         Ok(s) => s,
-        Err(e) => return e,
+        Err(e) => return bad(e),
     };
     if let Err(e) = s.time.check() {
         return bad(e);
@@ -158,7 +158,7 @@ async fn set_sky(State(app): State<App>, body: Bytes) -> Response {
 async fn set_display(State(app): State<App>, body: Bytes) -> Response {
     let d: Display = match parse(&body) {
         Ok(d) => d,
-        Err(e) => return e,
+        Err(e) => return bad(e),
     };
     if let Err(e) = d.check() {
         return bad(e);
@@ -170,7 +170,7 @@ async fn set_display(State(app): State<App>, body: Bytes) -> Response {
 async fn set_regions(State(app): State<App>, body: Bytes) -> Response {
     let r: Regions = match parse(&body) {
         Ok(r) => r,
-        Err(e) => return e,
+        Err(e) => return bad(e),
     };
     if let Err(e) = r.check() {
         return bad(e);
