@@ -44,6 +44,14 @@ async function main() {
     const hdr = await page.request.get(new URL('/api/save.hdr', url).href);
     fs.writeFileSync(path.join(outDir, 'live-10s.hdr'), await hdr.body());
     await page.screenshot({ path: path.join(outDir, 'live-10s-page.png'), fullPage: true });
+    // A long accumulation of the same view, an unbiased cross-check of the reference.
+    const longMs = 1000 * parseFloat(process.env.LIVE_LONG_S || '120');
+    const waitLong = longMs - (Date.now() - t0);
+    if (waitLong > 0) await sleep(waitLong);
+    const sl = await page.evaluate(() => window.liveNav.state());
+    result.long = { frame: sl.frame, elapsed_ms: sl.elapsed_ms, dgp: sl.dgp, ev: sl.ev };
+    const hdrLong = await page.request.get(new URL('/api/save.hdr', url).href);
+    fs.writeFileSync(path.join(outDir, 'live-long.hdr'), await hdrLong.body());
     // 3. First updated frame after a view change: a drag step, timed from the step to the new
     //    generation's frame on screen, while a full-resolution frame is being traced.
     const lat = [];
