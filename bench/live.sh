@@ -36,8 +36,9 @@ echo "load after live: $(cut -d' ' -f1-3 /proc/loadavg)"
         'skyfunc glow ground_glow 0 0 4 1 1 1 0' 'ground_glow source ground 0 0 4 0 0 -1 180'
 } >"$out/sky.rad"
 if [ ! -s "$out/reference.hdr" ]; then
-    # daylit's rpict with a dense irradiance cache (RADIANCE's rpict, single-threaded, had done
-    # no scanline after 26 minutes on the shared 2-core machine, nor daylit at -ad 4096 -aa 0.05 after 17).
+    # daylit's rpict with a dense irradiance cache. At -ad 4096 -as 2048 -aa 0.05 -ar 512,
+    # RADIANCE's rpict (single-threaded) had written no scanline after 26 minutes on the shared
+    # 2-core machine, and daylit's had not finished after 17.
     start=$(date +%s.%N)
     "$daylit" rpict "${view[@]}" -x 512 -y 512 -ps 1 -pj 0.67 -ab 3 -ad 1024 -as 512 -aa 0.1 \
         -ar 256 -lw 1e-4 -dj 0.7 -ds 0.2 -dt 0 -dc 1 -dr 2 examples/reference_office/office.rad \
