@@ -235,6 +235,30 @@ mod tests {
     }
 
     #[test]
+    fn perez_skies_come_from_the_weather_hour() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/weather/723170TYA.CSV");
+        let w = daylit_sky::weather::read_weather(&path).unwrap();
+        let at = |s: &str| SkySetting {
+            kind: SkyKind::Perez,
+            time: SkyTime::parse(s).unwrap(),
+        };
+        let (noon, note) = sky_text(&at("03-21 12:00"), Some(&w)).unwrap();
+        assert!(
+            noon.contains("source sun") && noon.contains("sky_glow"),
+            "{noon}"
+        );
+        assert!(
+            note.contains("Perez") && note.contains("GREENSBORO"),
+            "{note}"
+        );
+        let (later, _) = sky_text(&at("03-21 15:00"), Some(&w)).unwrap();
+        assert_ne!(noon, later, "another hour, another sky");
+        let (night, note) = sky_text(&at("03-21 23:00"), Some(&w)).unwrap();
+        assert!(night.is_empty() && note.contains("no daylight"), "{note}");
+    }
+
+    #[test]
     fn cie_skies_have_a_sun_unless_overcast() {
         let t = SkyTime::parse("06-21 12:00").unwrap();
         let (clear, note) = sky_text(
