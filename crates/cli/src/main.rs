@@ -11,6 +11,7 @@ mod falsecolor;
 mod gendaymtx;
 mod getinfo;
 mod glare;
+mod live;
 mod oconv;
 mod output;
 mod rcontrib;
@@ -92,6 +93,9 @@ enum Cmd {
     Rpict(rpict::Args),
     /// Render a view with trustworthy defaults: HDR picture, tone-mapped PNG, progress bar.
     Render(rpict::RenderArgs),
+    /// Live view in the browser: progressive path tracing with glare feedback.
+    #[command(disable_help_flag = true)]
+    Live(live::Args),
     /// The ray of every pixel of a view or picture, as RADIANCE's vwrays writes them.
     Vwrays(vwrays::Args),
     /// RADIANCE's gensky: CIE skies and sun as scene text (gensky's own arguments).
@@ -157,6 +161,7 @@ fn main() -> ExitCode {
             Cmd::Rcontrib(a) => rcontrib::run(&a),
             Cmd::Rfluxmtx(a) => rfluxmtx::run(&a),
             Cmd::Render(a) => rpict::run_render(&a),
+            Cmd::Live(a) => live::run(&a),
         }
     };
     match result {

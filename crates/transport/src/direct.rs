@@ -35,7 +35,10 @@ impl Renderer {
         ctx: &mut Ctx,
     ) -> DVec3 {
         // Geometry sampling for the irradiance cache needs only where rays go.
-        if self.sources.is_empty() || ctx.collect.is_some() {
+        if self.sources.is_empty()
+            || ctx.collect.is_some()
+            || (ctx.indirect_only && r.crtype & crate::trace::rtype::AMBIENT == 0)
+        {
             return DVec3::ZERO;
         }
         let mut cnts = std::mem::take(&mut ctx.samples);

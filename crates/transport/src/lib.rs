@@ -91,6 +91,10 @@ pub struct Ctx {
     /// While sampling the cache's geometry: the places ambient values were asked for (no
     /// ambient or direct values are computed then).
     pub(crate) collect: Option<Vec<irradiance_cache::Candidate>>,
+    /// Indirect only: along the primary ray and its specular and transmitted descendants,
+    /// no direct (shadow-ray) contributions and no emitters are counted, only what ambient
+    /// rays bring back. Progressive rendering adds this to an `-ab 0` frame (thesis eq. 7.1).
+    pub indirect_only: bool,
 }
 
 /// A scene ready to render.
@@ -182,6 +186,7 @@ impl Renderer {
             contrib: vec![glam::DVec3::ZERO; self.contrib_len()],
             cache: self.cache.clone(),
             collect: None,
+            indirect_only: false,
         }
     }
 

@@ -581,6 +581,11 @@ impl Renderer {
                 return DVec3::ZERO;
             }
         }
+        // Emitters seen along the primary path belong to the direct frame. Shadow rays start
+        // afresh (no ambient flag) but only ambient descendants cast them in this mode.
+        if ctx.indirect_only && r.crtype & AMBIENT == 0 && !r.is_shadow() {
+            return DVec3::ZERO;
+        }
         color * pcol
     }
 
