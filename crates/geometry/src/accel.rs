@@ -22,10 +22,15 @@ use obvhs::{
 };
 use rayon::prelude::*;
 
+use crate::wide::{self, WideRay};
 use crate::{DVec3, Ray, Shape};
 
-/// Deepest CWBVH that obvhs's fixed traversal stack handles; deeper trees use the BVH2.
-const CWBVH_MAX_DEPTH: usize = 30;
+/// Deepest CWBVH that our fixed traversal stack handles; deeper trees use the BVH2.
+const CWBVH_MAX_DEPTH: usize = wide::MAX_DEPTH;
+
+/// Tree and shapes larger than this (bytes) are prefetched during traversal; smaller ones
+/// stay in the L2 cache, where prefetches are only extra instructions.
+const PREFETCH_ABOVE: usize = 1 << 20;
 
 /// The closest intersection found by a query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,11 +107,15 @@ pub struct Accel {
     /// Half extents of the padded clip box around `center`.
     clip: DVec3,
     layout: BvhLayout,
+    /// Prefetch nodes and shapes during traversal: only worth it when they do not all fit
+    /// in the caches.
+    prefetch: bool,
 }
 
 /// Ray prepared for the `f32` tree: `t_world = ts + t_local`.
 struct Prepared {
     ray32: Ray32,
+    wide: WideRay,
     ts: f64,
 }
 
@@ -134,6 +143,7 @@ impl Accel {
             pad: 0.0,
             clip: DVec3::ZERO,
             layout: opts.layout,
+            prefetch: false,
         };
         if accel.shapes.is_empty() {
             return accel;
@@ -183,9 +193,12 @@ impl Accel {
         let use_cw = opts.layout == BvhLayout::Cwbvh && accel.shapes.len() > 1;
         if use_cw {
             let cw = bvh2_to_cwbvh(&bvh2, opts.max_prims_per_leaf.clamp(1, 3), true, false);
-            if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH {
+            if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH && cw.primitive_indices.len() < wide::MAX_PRIMS {
                 let mut cw = cw;
                 cw.nodes = crate::pages::on_huge_pages(&cw.nodes);
+                accel.prefetch = std::mem::size_of_val(&cw.nodes[..])
+                    + std::mem::size_of_val(&accel.shapes[..])
+                    > PREFETCH_ABOVE;
                 accel.tree = Tree::Cw(cw);
                 accel.reorder();
                 return accel;
@@ -237,6 +250,24 @@ impl Accel {
         }
         self.orig = std::mem::replace(idx, (0..n as u32).collect());
         self.pos = pos;
+    }
+
+    /// Tree position of the shape in CWBVH primitive slot `k` (the same after `reorder`).
+    #[inline(always)]
+    fn leaf_shape(&self, bvh: &CwBvh, k: usize) -> u32 {
+        if self.orig.is_empty() {
+            bvh.primitive_indices[k]
+        } else {
+            k as u32
+        }
+    }
+
+    /// Starts loading the shapes of a leaf that traversal will probably test soon.
+    #[inline(always)]
+    fn prefetch_leaf(&self, first: usize, n: usize) {
+        if !self.orig.is_empty() {
+            wide::prefetch_run(&self.shapes, first, n);
+        }
     }
 
     /// The index given to [`Accel::build`] of the shape at tree position `k`.
@@ -389,15 +420,22 @@ impl Accel {
         match &self.tree {
             Tree::Empty => {}
             Tree::Cw(bvh) => {
-                let mut r = p.ray32;
-                let mut state = bvh.new_traversal(r.direction);
-                let mut node;
-                obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
-                    let prim = bvh.primitive_indices[state.primitive_id as usize];
-                    if let Some(tm) = test(prim) {
-                        r.tmax = r.tmax.min(tm);
-                    }
-                });
+                let mut tmax = p.ray32.tmax;
+                wide::traverse::<false>(
+                    bvh,
+                    &p.wide,
+                    &mut tmax,
+                    self.prefetch,
+                    |first, n| self.prefetch_leaf(first, n),
+                    |first, n, tmax| {
+                        for k in first..first + n {
+                            if let Some(tm) = test(self.leaf_shape(bvh, k)) {
+                                *tmax = tmax.min(tm);
+                            }
+                        }
+                        false
+                    },
+                );
             }
             Tree::Bin(bvh) => {
                 obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
@@ -448,20 +486,19 @@ impl Accel {
         match &self.tree {
             Tree::Empty => false,
             Tree::Cw(bvh) => {
-                let r = p.ray32;
-                let mut state = bvh.new_traversal(r.direction);
-                let mut node;
                 let mut found = false;
-                // A plain `break` would only leave the macro's loop over one leaf's
-                // primitives and traversal would go on; the labelled block ends it.
-                'search: {
-                    obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
-                        if test(bvh.primitive_indices[state.primitive_id as usize]) {
-                            found = true;
-                            break 'search;
-                        }
-                    });
-                }
+                let mut tmax = p.ray32.tmax;
+                wide::traverse::<true>(
+                    bvh,
+                    &p.wide,
+                    &mut tmax,
+                    self.prefetch,
+                    |first, n| self.prefetch_leaf(first, n),
+                    |first, n, _| {
+                        found = (first..first + n).any(|k| test(self.leaf_shape(bvh, k)));
+                        found
+                    },
+                );
                 found
             }
             Tree::Bin(bvh) => {
@@ -523,8 +560,10 @@ impl Accel {
         // the sign bit, which disagree for negative zero.
         let dir = ray.dir.as_vec3a() + Vec3A::ZERO;
         let span = ((t1 - ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad as f32;
+        let org = org.as_vec3a();
         Some(Prepared {
-            ray32: Ray32::new(org.as_vec3a(), dir, 0.0, span),
+            ray32: Ray32::new(org, dir, 0.0, span),
+            wide: WideRay::new(org.to_array(), dir.to_array()),
             ts,
         })
     }
