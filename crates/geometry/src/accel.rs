@@ -114,7 +114,9 @@ pub struct Accel {
 
 /// Ray prepared for the `f32` tree: `t_world = ts + t_local`.
 struct Prepared {
-    ray32: Ray32,
+    org: Vec3A,
+    dir: Vec3A,
+    span: f32,
     wide: WideRay,
     ts: f64,
 }
@@ -394,13 +396,10 @@ impl Accel {
         // Tests one primitive; returns the new f32 culling distance if it became closest.
         // The filter runs after the intersection test: most tests miss, and then neither the
         // filter nor the index map is touched.
+        // Shapes are asked for hits below `lim`: `tmax` at first, then the next value above
+        // the best distance so far, so that exact ties are seen (and go to the lower index).
+        let mut lim = tmax;
         let mut test = |k: u32| -> Option<f32> {
-            // Next representable above best_t so that exact ties are seen.
-            let lim = if best.is_some() {
-                best_t.next_up()
-            } else {
-                best_t
-            };
             let (t, n) = self.shapes[k as usize].intersect(ray, tmin, lim)?;
             let prim = self.original(k);
             if !filter(prim) {
@@ -413,6 +412,7 @@ impl Accel {
             if !better {
                 return None;
             }
+            lim = t.next_up();
             best_t = t;
             best = Some((prim, n));
             Some(((t - ts) as f32) * (1.0 + 1.0 / 65536.0) + pad32)
@@ -420,7 +420,7 @@ impl Accel {
         match &self.tree {
             Tree::Empty => {}
             Tree::Cw(bvh) => {
-                let mut tmax = p.ray32.tmax;
+                let mut tmax = p.span;
                 wide::traverse::<false>(
                     bvh,
                     &p.wide,
@@ -441,7 +441,7 @@ impl Accel {
                 obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
                     bvh.ray_traverse_dynamic(
                         &mut stack,
-                        p.ray32,
+                        Ray32::new(p.org, p.dir, 0.0, p.span),
                         &mut RayHit::none(),
                         |node, r, _| {
                             for i in node.first_index..node.first_index + node.prim_count {
@@ -487,7 +487,7 @@ impl Accel {
             Tree::Empty => false,
             Tree::Cw(bvh) => {
                 let mut found = false;
-                let mut tmax = p.ray32.tmax;
+                let mut tmax = p.span;
                 wide::traverse::<true>(
                     bvh,
                     &p.wide,
@@ -506,7 +506,7 @@ impl Accel {
                 obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
                     bvh.ray_traverse_dynamic(
                         &mut stack,
-                        p.ray32,
+                        Ray32::new(p.org, p.dir, 0.0, p.span),
                         &mut RayHit::none(),
                         |node, _, _| {
                             for i in node.first_index..node.first_index + node.prim_count {
@@ -526,44 +526,41 @@ impl Accel {
 
     /// Clips the ray to the padded scene box in `f64` and makes the `f32` traversal ray,
     /// starting a little before the entry point so that every hit lies at local t > 0.
-    #[inline]
+    #[inline(always)]
     fn prepare(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Prepared> {
         // Written so that NaN limits give no hit.
         if matches!(self.tree, Tree::Empty) || tmin.partial_cmp(&tmax) != Some(Ordering::Less) {
             return None;
         }
         let o = ray.origin - self.center;
-        let (mut t0, mut t1) = (tmin, tmax);
-        for i in 0..3 {
-            let (oi, di, ci) = (o[i], ray.dir[i], self.clip[i]);
-            if di == 0.0 {
-                if oi < -ci || oi > ci {
-                    return None;
-                }
-            } else {
-                let inv = 1.0 / di;
-                let (mut a, mut b) = ((-ci - oi) * inv, (ci - oi) * inv);
-                if a > b {
-                    std::mem::swap(&mut a, &mut b);
-                }
-                t0 = t0.max(a);
-                t1 = t1.min(b);
-            }
-        }
-        if t0.partial_cmp(&t1).is_none_or(|o| o == Ordering::Greater) {
+        // +0.0 turns -0.0 into +0.0, so that a zero component has a positive reciprocal
+        // (obvhs takes the octant from `< 0` and the inverse from the sign bit).
+        let d = ray.dir + DVec3::ZERO;
+        let inv = DVec3::ONE / d;
+        // Slab distances to the clip box. A zero component bounds nothing along its axis
+        // (its products would be infinite or NaN) and misses if the origin is outside.
+        let a = (-self.clip - o) * inv;
+        let b = (self.clip - o) * inv;
+        let zero = d.cmpeq(DVec3::ZERO);
+        let near = DVec3::select(zero, DVec3::NEG_INFINITY, a.min(b));
+        let far = DVec3::select(zero, DVec3::INFINITY, a.max(b));
+        let t0 = tmin.max(near.max_element());
+        let t1 = tmax.min(far.min_element());
+        // (`partial_cmp`: NaN limits give no hit.)
+        if t0.partial_cmp(&t1).is_none_or(|o| o == Ordering::Greater)
+            || (zero & o.abs().cmpgt(self.clip)).any()
+        {
             return None;
         }
-        // obvhs culls boxes ending before t = f32::EPSILON; back off well past that.
+        // The tree culls boxes ending before its t = 0; back off well past that.
         let ts = t0 - (self.pad + 1e-6);
-        let org = o + ray.dir * ts;
-        // +0.0 turns -0.0 into +0.0: obvhs takes the octant from `< 0` and the inverse from
-        // the sign bit, which disagree for negative zero.
-        let dir = ray.dir.as_vec3a() + Vec3A::ZERO;
+        let org = (o + d * ts).as_vec3a();
         let span = ((t1 - ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad as f32;
-        let org = org.as_vec3a();
         Some(Prepared {
-            ray32: Ray32::new(org, dir, 0.0, span),
-            wide: WideRay::new(org.to_array(), dir.to_array()),
+            org,
+            dir: d.as_vec3a(),
+            wide: WideRay::new(org.to_array(), inv.as_vec3().to_array()),
+            span,
             ts,
         })
     }

@@ -342,6 +342,7 @@ impl Polygon {
     }
 
     /// Hit distance in `(tmin, tmax)`; rays within `FTINY` of parallel miss, as in RADIANCE.
+    #[inline]
     pub fn intersect(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<(f64, DVec3)> {
         let cos = ray.dir.dot(self.normal);
         if cos.abs() <= FTINY {
@@ -351,7 +352,8 @@ impl Polygon {
         if !(t > tmin && t < tmax) {
             return None;
         }
-        let p = ray.origin - self.centroid + ray.dir * t;
+        // Array indexing: `DVec3`'s `Index` is a three-way branch.
+        let p = (ray.origin - self.centroid + ray.dir * t).to_array();
         if self.contains_projected(p[self.xi], p[self.yi]) {
             Some((t, self.normal))
         } else {
@@ -360,17 +362,17 @@ impl Polygon {
     }
 
     /// Even-odd crossing test along +x with half-open edges, so seams cancel.
+    #[inline]
     fn contains_projected(&self, x: f64, y: f64) -> bool {
         let n = self.proj.len();
         let mut inside = false;
         let mut p0 = self.proj[n - 1];
         for &p1 in &self.proj {
-            if (p0[1] > y) != (p1[1] > y) {
-                let xc = p0[0] + (y - p0[1]) * (p1[0] - p0[0]) / (p1[1] - p0[1]);
-                if xc > x {
-                    inside = !inside;
-                }
-            }
+            // Computed for every edge and used only where the edge spans `y` (elsewhere it
+            // may be inf or NaN): no branch to mispredict, the same value where it counts.
+            let spans = (p0[1] > y) != (p1[1] > y);
+            let xc = p0[0] + (y - p0[1]) * (p1[0] - p0[0]) / (p1[1] - p0[1]);
+            inside ^= spans & (xc > x);
             p0 = p1;
         }
         inside
@@ -717,7 +719,7 @@ impl Shape {
 
     /// Nearest hit with `tmin < t < tmax`: distance and unit normal in RADIANCE's
     /// orientation (not flipped toward the ray).
-    #[inline]
+    #[inline(always)]
     pub fn intersect(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<(f64, DVec3)> {
         match self {
             Shape::Triangle(s) => s.intersect(ray, tmin, tmax),
