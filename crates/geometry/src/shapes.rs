@@ -885,7 +885,7 @@ mod tests {
                     [d[poly.xi], d[poly.yi]]
                 })
                 .collect();
-            let mut check = |x: f64, y: f64| {
+            let check = |x: f64, y: f64| {
                 assert_eq!(
                     poly.contains_projected(x, y),
                     reference_contains(&poly, x, y),
