@@ -62,19 +62,19 @@ daylit_once() {
   [ -f "$out/$tag.f32" ] || extra=(--write-rays "$out/$tag.f32")
   "$daylit" bench-rays --rays "$RAYS" "${extra[@]}" "$@" > "$out/$tag.daylit.txt"
   cat "$out/$tag.daylit.txt" >&2
-  local shapes lb hits threads c1 cn a1 an
+  local shapes lb hits threads c1 cn a1 an fp
   # shellcheck disable=SC2046
-  read -r shapes lb hits threads c1 cn a1 an <<< $(awk '
+  read -r shapes lb hits threads c1 cn a1 an fp <<< $(awk '
     /^shapes/      { for (i = 1; i <= NF; i++) { if ($i == "shapes") s = $(i+1); if ($i == "load+build") lb = $(i+1) } }
-    /^rays/        { for (i = 1; i <= NF; i++) { if ($i == "hits") h = $(i+1); if ($i == "threads") t = $(i+1) } }
+    /^rays/        { for (i = 1; i <= NF; i++) { if ($i == "hits") h = $(i+1); if ($i == "threads") t = $(i+1); if ($i == "fingerprint") f = $(i+1) } }
     /^closest-hit/ { k = 0; for (i = 2; i <= NF; i++) if ($i == "Mrays/s") c[++k] = $(i-1); c1 = c[1]; cn = c[2] }
     /^any-hit/     { k = 0; for (i = 2; i <= NF; i++) if ($i == "Mrays/s") c[++k] = $(i-1); a1 = c[1]; an = c[2] }
-    END { print s, lb, h, t, c1, cn, a1, an }' "$out/$tag.daylit.txt")
-  if [ -n "$D_hits" ] && [ "$hits" != "$D_hits" ]; then
-    log "daylit hit count changed between runs: $D_hits vs $hits"
+    END { print s, lb, h, t, c1, cn, a1, an, f }' "$out/$tag.daylit.txt")
+  if [ -n "$D_hits" ] && { [ "$hits" != "$D_hits" ] || [ "$fp" != "$D_fp" ]; }; then
+    log "daylit results changed between runs: hits $D_hits vs $hits, fingerprint $D_fp vs $fp"
     exit 1
   fi
-  D_shapes=$shapes D_hits=$hits D_threads=$threads
+  D_shapes=$shapes D_hits=$hits D_threads=$threads D_fp=$fp
   D_lb=$(minv "$lb" "$D_lb")
   for f in c1 cn a1 an; do
     local cur="D_$f"
@@ -128,7 +128,7 @@ print(hits(a), sum(1 for d in a if d == 0), len(a), hits(b), hits(c))' \
 measure() {
   local tag=$1 oct=$2 i
   shift 2
-  D_lb="" D_c1="" D_cn="" D_a1="" D_an="" D_hits="" D_shapes="" D_threads=""
+  D_lb="" D_c1="" D_cn="" D_a1="" D_an="" D_hits="" D_shapes="" D_threads="" D_fp=""
   R_load1="" R_tot1="" R_load2="" R_tot2="" R_loadp="" R_totp=""
   rm -f "$out/$tag.f32"
   for ((i = 0; i < REPS; i++)); do
@@ -158,9 +158,9 @@ record() {
   ANY[$tag]=$(printf '%-7s daylit any-hit: 1 thread %s, %s threads %s Mrays/s;  RADIANCE rtrace -n 2: %s Mrays/s (%s with start-up)' \
     "$tag" "$D_a1" "$D_threads" "$D_an" "$rrn" "$(calc "$n / $R_tot2" 3)")
   diff=$((D_hits > R_hits ? D_hits - R_hits : R_hits - D_hits))
-  AGREE[$tag]=$(printf '%-7s hits: daylit %s, RADIANCE %s (-n 2: %s, 2 processes: %s); misses: daylit %s, RADIANCE %s (of which distance 0: %s); |difference| %s = %s of the rays' \
+  AGREE[$tag]=$(printf '%-7s hits: daylit %s, RADIANCE %s (-n 2: %s, 2 processes: %s); misses: daylit %s, RADIANCE %s (of which distance 0: %s); |difference| %s = %s of the rays; daylit result fingerprint %s' \
     "$tag" "$D_hits" "$R_hits" "$R_hits2" "$R_hitsp" "$((RAYS - D_hits))" "$((RAYS - R_hits))" "$R_zero" \
-    "$diff" "$(calc "$diff / $RAYS" 6)")
+    "$diff" "$(calc "$diff / $RAYS" 6)" "$D_fp")
   LOADS[$tag]=$(printf 'RADIANCE rtrace start-up (octree load, one ray): %s s (-n 1), %s s (-n 2), %s s (2 processes)' \
     "$R_load1" "$R_load2" "$R_loadp")
 }

@@ -27,6 +27,9 @@ pub struct Args {
     /// Also write the rays as RADIANCE rtrace input (binary float origin+direction, `-ff`).
     #[arg(long)]
     write_rays: Option<PathBuf>,
+    /// Run only this query, once, on one thread (for profilers): `closest` or `any`.
+    #[arg(long, value_parser = ["closest", "any"])]
+    only: Option<String>,
 }
 
 /// Random rays: origins uniform in the scene's bounding box, directions uniform on the sphere.
@@ -41,6 +44,14 @@ fn random_rays(lo: DVec3, hi: DVec3, n: usize, seed: u64) -> Vec<Ray> {
             Ray::new(o, DVec3::new(r * phi.cos(), r * phi.sin(), z))
         })
         .collect()
+}
+
+/// One round of a 64-bit mixing function (splitmix64's finaliser) over `h ^ x`.
+fn mix(h: u64, x: u64) -> u64 {
+    let mut z = (h ^ x).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// `daylit bench-rays`.
@@ -91,14 +102,34 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             .filter(|r| accel.any_hit(r, 0.0, f64::INFINITY))
             .count()
     };
+    if let Some(q) = &a.only {
+        let (t, hits) = single.install(|| time(if q == "closest" { &closest } else { &any }));
+        crate::output::print(&format!(
+            "{q} 1 thread: {} rays, {hits} hits, {:.2} Mrays/s\n",
+            rays.len(),
+            rays.len() as f64 / 1e6 / t
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let (t_c1, hits) = single.install(|| time(&closest));
     let (t_cn, _) = time(&closest);
     let (t_a1, _) = single.install(|| time(&any));
     let (t_an, _) = time(&any);
+    // Fingerprint of every closest hit (shape and distance bits) and of the any-hit answers,
+    // so that a change to the traversal can be checked to give identical results.
+    let fingerprint = rays
+        .par_iter()
+        .map(|r| {
+            let h = accel.closest_hit(r, 0.0, f64::INFINITY);
+            let (p, t) = h.map_or((u64::MAX, 0), |h| (u64::from(h.prim), h.t.to_bits()));
+            let a = u64::from(accel.any_hit(r, 0.0, f64::INFINITY));
+            mix(mix(mix(0x9e37_79b9_7f4a_7c15, p), t), a)
+        })
+        .reduce(|| 0, u64::wrapping_add);
     let n = rays.len() as f64 / 1e6;
     let report = format!(
         "shapes {}  load {t_load:.3} s  build {t_build:.3} s  load+build {:.3} s\n\
-         rays {}  hits {hits}  threads {}\n\
+         rays {}  hits {hits}  threads {}  fingerprint {fingerprint:016x}\n\
          closest-hit  1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s\n\
          any-hit      1 thread {:.2} Mrays/s  all threads {:.2} Mrays/s\n",
         accel.len(),

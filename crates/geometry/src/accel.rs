@@ -22,10 +22,15 @@ use obvhs::{
 };
 use rayon::prelude::*;
 
+use crate::wide::{self, WideRay};
 use crate::{DVec3, Ray, Shape};
 
-/// Deepest CWBVH that obvhs's fixed traversal stack handles; deeper trees use the BVH2.
-const CWBVH_MAX_DEPTH: usize = 30;
+/// Deepest CWBVH that our fixed traversal stack handles; deeper trees use the BVH2.
+const CWBVH_MAX_DEPTH: usize = wide::MAX_DEPTH;
+
+/// Tree and shapes larger than this (bytes) are prefetched during traversal; smaller ones
+/// stay in the L2 cache, where prefetches are only extra instructions.
+const PREFETCH_ABOVE: usize = 1 << 20;
 
 /// The closest intersection found by a query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,11 +107,17 @@ pub struct Accel {
     /// Half extents of the padded clip box around `center`.
     clip: DVec3,
     layout: BvhLayout,
+    /// Prefetch nodes and shapes during traversal: only worth it when they do not all fit
+    /// in the caches.
+    prefetch: bool,
 }
 
 /// Ray prepared for the `f32` tree: `t_world = ts + t_local`.
 struct Prepared {
-    ray32: Ray32,
+    org: Vec3A,
+    dir: Vec3A,
+    span: f32,
+    wide: WideRay,
     ts: f64,
 }
 
@@ -134,6 +145,7 @@ impl Accel {
             pad: 0.0,
             clip: DVec3::ZERO,
             layout: opts.layout,
+            prefetch: false,
         };
         if accel.shapes.is_empty() {
             return accel;
@@ -183,9 +195,12 @@ impl Accel {
         let use_cw = opts.layout == BvhLayout::Cwbvh && accel.shapes.len() > 1;
         if use_cw {
             let cw = bvh2_to_cwbvh(&bvh2, opts.max_prims_per_leaf.clamp(1, 3), true, false);
-            if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH {
+            if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH && cw.primitive_indices.len() < wide::MAX_PRIMS {
                 let mut cw = cw;
                 cw.nodes = crate::pages::on_huge_pages(&cw.nodes);
+                accel.prefetch = std::mem::size_of_val(&cw.nodes[..])
+                    + std::mem::size_of_val(&accel.shapes[..])
+                    > PREFETCH_ABOVE;
                 accel.tree = Tree::Cw(cw);
                 accel.reorder();
                 return accel;
@@ -237,6 +252,24 @@ impl Accel {
         }
         self.orig = std::mem::replace(idx, (0..n as u32).collect());
         self.pos = pos;
+    }
+
+    /// Tree position of the shape in CWBVH primitive slot `k` (the same after `reorder`).
+    #[inline(always)]
+    fn leaf_shape(&self, bvh: &CwBvh, k: usize) -> u32 {
+        if self.orig.is_empty() {
+            bvh.primitive_indices[k]
+        } else {
+            k as u32
+        }
+    }
+
+    /// Starts loading the shapes of a leaf that traversal will probably test soon.
+    #[inline(always)]
+    fn prefetch_leaf(&self, first: usize, n: usize) {
+        if !self.orig.is_empty() {
+            wide::prefetch_run(&self.shapes, first, n);
+        }
     }
 
     /// The index given to [`Accel::build`] of the shape at tree position `k`.
@@ -363,13 +396,10 @@ impl Accel {
         // Tests one primitive; returns the new f32 culling distance if it became closest.
         // The filter runs after the intersection test: most tests miss, and then neither the
         // filter nor the index map is touched.
+        // Shapes are asked for hits below `lim`: `tmax` at first, then the next value above
+        // the best distance so far, so that exact ties are seen (and go to the lower index).
+        let mut lim = tmax;
         let mut test = |k: u32| -> Option<f32> {
-            // Next representable above best_t so that exact ties are seen.
-            let lim = if best.is_some() {
-                best_t.next_up()
-            } else {
-                best_t
-            };
             let (t, n) = self.shapes[k as usize].intersect(ray, tmin, lim)?;
             let prim = self.original(k);
             if !filter(prim) {
@@ -382,6 +412,7 @@ impl Accel {
             if !better {
                 return None;
             }
+            lim = t.next_up();
             best_t = t;
             best = Some((prim, n));
             Some(((t - ts) as f32) * (1.0 + 1.0 / 65536.0) + pad32)
@@ -389,21 +420,30 @@ impl Accel {
         match &self.tree {
             Tree::Empty => {}
             Tree::Cw(bvh) => {
-                let mut r = p.ray32;
-                let mut state = bvh.new_traversal(r.direction);
-                let mut node;
-                obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
-                    let prim = bvh.primitive_indices[state.primitive_id as usize];
-                    if let Some(tm) = test(prim) {
-                        r.tmax = r.tmax.min(tm);
-                    }
-                });
+                let mut tmax = p.span;
+                wide::traverse::<false>(
+                    bvh,
+                    &p.wide,
+                    &mut tmax,
+                    self.prefetch,
+                    |first, n| self.prefetch_leaf(first, n),
+                    // Inlined: in small scenes a call per leaf costs about as much as a test.
+                    #[inline(always)]
+                    |first, n, tmax| {
+                        for k in first..first + n {
+                            if let Some(tm) = test(self.leaf_shape(bvh, k)) {
+                                *tmax = tmax.min(tm);
+                            }
+                        }
+                        false
+                    },
+                );
             }
             Tree::Bin(bvh) => {
                 obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
                     bvh.ray_traverse_dynamic(
                         &mut stack,
-                        p.ray32,
+                        Ray32::new(p.org, p.dir, 0.0, p.span),
                         &mut RayHit::none(),
                         |node, r, _| {
                             for i in node.first_index..node.first_index + node.prim_count {
@@ -448,20 +488,20 @@ impl Accel {
         match &self.tree {
             Tree::Empty => false,
             Tree::Cw(bvh) => {
-                let r = p.ray32;
-                let mut state = bvh.new_traversal(r.direction);
-                let mut node;
                 let mut found = false;
-                // A plain `break` would only leave the macro's loop over one leaf's
-                // primitives and traversal would go on; the labelled block ends it.
-                'search: {
-                    obvhs::traverse!(bvh, node, state, node.intersect_ray(&r, state.oct_inv4), {
-                        if test(bvh.primitive_indices[state.primitive_id as usize]) {
-                            found = true;
-                            break 'search;
-                        }
-                    });
-                }
+                let mut tmax = p.span;
+                wide::traverse::<true>(
+                    bvh,
+                    &p.wide,
+                    &mut tmax,
+                    self.prefetch,
+                    |first, n| self.prefetch_leaf(first, n),
+                    #[inline(always)]
+                    |first, n, _| {
+                        found = (first..first + n).any(|k| test(self.leaf_shape(bvh, k)));
+                        found
+                    },
+                );
                 found
             }
             Tree::Bin(bvh) => {
@@ -469,7 +509,7 @@ impl Accel {
                 obvhs::fast_stack!(u32, (96, 192), bvh.max_depth, stack, {
                     bvh.ray_traverse_dynamic(
                         &mut stack,
-                        p.ray32,
+                        Ray32::new(p.org, p.dir, 0.0, p.span),
                         &mut RayHit::none(),
                         |node, _, _| {
                             for i in node.first_index..node.first_index + node.prim_count {
@@ -489,42 +529,41 @@ impl Accel {
 
     /// Clips the ray to the padded scene box in `f64` and makes the `f32` traversal ray,
     /// starting a little before the entry point so that every hit lies at local t > 0.
-    #[inline]
+    #[inline(always)]
     fn prepare(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Prepared> {
         // Written so that NaN limits give no hit.
         if matches!(self.tree, Tree::Empty) || tmin.partial_cmp(&tmax) != Some(Ordering::Less) {
             return None;
         }
         let o = ray.origin - self.center;
-        let (mut t0, mut t1) = (tmin, tmax);
-        for i in 0..3 {
-            let (oi, di, ci) = (o[i], ray.dir[i], self.clip[i]);
-            if di == 0.0 {
-                if oi < -ci || oi > ci {
-                    return None;
-                }
-            } else {
-                let inv = 1.0 / di;
-                let (mut a, mut b) = ((-ci - oi) * inv, (ci - oi) * inv);
-                if a > b {
-                    std::mem::swap(&mut a, &mut b);
-                }
-                t0 = t0.max(a);
-                t1 = t1.min(b);
-            }
-        }
-        if t0.partial_cmp(&t1).is_none_or(|o| o == Ordering::Greater) {
+        // +0.0 turns -0.0 into +0.0, so that a zero component has a positive reciprocal
+        // (obvhs takes the octant from `< 0` and the inverse from the sign bit).
+        let d = ray.dir + DVec3::ZERO;
+        let inv = DVec3::ONE / d;
+        // Slab distances to the clip box. A zero component bounds nothing along its axis
+        // (its products would be infinite or NaN) and misses if the origin is outside.
+        let a = (-self.clip - o) * inv;
+        let b = (self.clip - o) * inv;
+        let zero = d.cmpeq(DVec3::ZERO);
+        let near = DVec3::select(zero, DVec3::NEG_INFINITY, a.min(b));
+        let far = DVec3::select(zero, DVec3::INFINITY, a.max(b));
+        let t0 = tmin.max(near.max_element());
+        let t1 = tmax.min(far.min_element());
+        // (`partial_cmp`: NaN limits give no hit.)
+        if t0.partial_cmp(&t1).is_none_or(|o| o == Ordering::Greater)
+            || (zero & o.abs().cmpgt(self.clip)).any()
+        {
             return None;
         }
-        // obvhs culls boxes ending before t = f32::EPSILON; back off well past that.
+        // The tree culls boxes ending before its t = 0; back off well past that.
         let ts = t0 - (self.pad + 1e-6);
-        let org = o + ray.dir * ts;
-        // +0.0 turns -0.0 into +0.0: obvhs takes the octant from `< 0` and the inverse from
-        // the sign bit, which disagree for negative zero.
-        let dir = ray.dir.as_vec3a() + Vec3A::ZERO;
+        let org = (o + d * ts).as_vec3a();
         let span = ((t1 - ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad as f32;
         Some(Prepared {
-            ray32: Ray32::new(org.as_vec3a(), dir, 0.0, span),
+            org,
+            dir: d.as_vec3a(),
+            wide: WideRay::new(org.to_array(), inv.as_vec3().to_array()),
+            span,
             ts,
         })
     }

@@ -9,6 +9,7 @@
 mod accel;
 mod pages;
 mod shapes;
+mod wide;
 
 pub use accel::{brute_force_closest, Accel, AccelOptions, BvhLayout, Hit};
 pub use glam::DVec3;
