@@ -289,28 +289,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     run_radiance(&a.args)
 }
 
-/// The defaults of `daylit render`: converged enough for design decisions on a typical room
-/// (three bounces, every source tested, jittered sources), with no bias from super-sampling.
-fn render_defaults() -> Options {
-    Options {
-        ab: 3,
-        ad: 512,
-        as_: 0,
-        aa: 0.0,
-        lw: 1e-3,
-        lr: -8,
-        dj: 0.7,
-        ds: 0.2,
-        dt: 0.0,
-        dc: 1.0,
-        dr: 2,
-        ..Options::rtrace()
-    }
-}
-
 /// `daylit render`: HDR picture plus tone-mapped PNG, with a progress bar.
 pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
-    let mut req = parse(&a.args, render_defaults(), "render")?;
+    let mut req = parse(&a.args, Options::render(), "render")?;
     req.jitter = 0.67;
     let img = render(
         &req,
@@ -337,15 +318,7 @@ pub fn tone_map_png(img: &HdrImage) -> anyhow::Result<Vec<u8>> {
         / n as f64)
         .exp();
     let key = 0.18 / logavg.max(1e-9);
-    let srgb = |v: f64| {
-        let v = v.clamp(0.0, 1.0);
-        let c = if v <= 0.003_130_8 {
-            12.92 * v
-        } else {
-            1.055 * v.powf(1.0 / 2.4) - 0.055
-        };
-        (c * 255.0 + 0.5) as u8
-    };
+    let srgb = daylit_image::srgb8;
     let mut data = Vec::with_capacity(img.width * img.height * 3);
     for (p, l) in img.pixels.iter().zip(&lum) {
         let scaled = l * key;

@@ -19,5 +19,17 @@ pub mod tregenza;
 pub mod view;
 
 pub use hdr::{luminance_of, Format, HdrImage, ImageError};
+
+/// An 8-bit sRGB value of a linear display value (clamped to 0..1), with the sRGB transfer
+/// curve: for tone-mapped PNGs.
+pub fn srgb8(v: f64) -> u8 {
+    let v = v.clamp(0.0, 1.0);
+    let c = if v <= 0.003_130_8 {
+        12.92 * v
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    };
+    (c * 255.0 + 0.5) as u8
+}
 pub use tregenza::{compare, Comparison, PatchMap, PatchStat, TREGENZA_PATCHES};
 pub use view::{Ray, View, ViewError, ViewFrame, ViewType};

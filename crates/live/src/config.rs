@@ -47,18 +47,8 @@ pub const USAGE: &str =
 /// `daylit render`), Russian roulette below weight 1e-3.
 pub fn live_defaults() -> Options {
     Options {
-        ab: 3,
         ad: 1,
-        as_: 0,
-        aa: 0.0,
-        lw: 1e-3,
-        lr: -8,
-        dj: 0.7,
-        ds: 0.2,
-        dt: 0.0,
-        dc: 1.0,
-        dr: 2,
-        ..Options::rtrace()
+        ..Options::render()
     }
 }
 

@@ -88,15 +88,7 @@ impl Display {
         let mut out = Vec::with_capacity(pixels.len() * 3);
         if self.mode == "tonemap" {
             let k = self.exposure_factor(pixels);
-            let srgb = |v: f64| {
-                let v = v.clamp(0.0, 1.0);
-                let c = if v <= 0.003_130_8 {
-                    12.92 * v
-                } else {
-                    1.055 * v.powf(1.0 / 2.4) - 0.055
-                };
-                (c * 255.0 + 0.5) as u8
-            };
+            let srgb = daylit_image::srgb8;
             for p in pixels {
                 let l = luminance_of(*p);
                 // Reinhard's curve on luminance keeps the windows from burning out.

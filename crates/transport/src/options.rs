@@ -116,6 +116,26 @@ impl Options {
         }
     }
 
+    /// The defaults of `daylit render` (and of `daylit live`, with one division a frame):
+    /// converged enough for design decisions on a typical room (three bounces, every source
+    /// tested, jittered sources), with no bias from super-sampling.
+    pub fn render() -> Options {
+        Options {
+            ab: 3,
+            ad: 512,
+            as_: 0,
+            aa: 0.0,
+            lw: 1e-3,
+            lr: -8,
+            dj: 0.7,
+            ds: 0.2,
+            dt: 0.0,
+            dc: 1.0,
+            dr: 2,
+            ..Options::rtrace()
+        }
+    }
+
     /// Parses one option at `args[i]`. Returns the number of words used, 0 if the word is not a
     /// rendering option, or an error naming the option and what it expected.
     pub fn parse_arg(&mut self, args: &[String], i: usize) -> Result<usize, String> {
