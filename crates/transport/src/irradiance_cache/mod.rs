@@ -3,7 +3,7 @@
 //!
 //! Building runs in two sweeps. Going out from the eye, *coarse geometry sampling* follows the
 //! run's primary rays (and, one bounce further each time, hemisphere rays from the points kept
-//! at the level before, at most [`GEOMETRY_RAYS_PER_LEVEL`] a level) to every place an ambient
+//! at the level before, at most `GEOMETRY_RAYS_PER_LEVEL` a level) to every place an ambient
 //! value will be asked for, and keeps a subset spaced `r_coarse = √(r_min·r_max)` apart
 //! ([`select`]) as the next level's origins. Coming back from the deepest bounce, each level's
 //! points get their irradiance from a full hemisphere that reads the level below ([`record`]),
@@ -267,11 +267,11 @@ pub struct IrradianceCache {
 
 impl IrradianceCache {
     fn from_levels(params: Params, levels: Vec<Arc<Level>>) -> IrradianceCache {
-        let counters = || (0..levels.len()).map(|_| AtomicU64::new(0)).collect();
+        let gathers = (0..levels.len()).map(|_| AtomicU64::new(0)).collect();
         IrradianceCache {
             params,
-            gathers: counters(),
             levels,
+            gathers,
         }
     }
 
@@ -420,8 +420,8 @@ impl Renderer {
             // r_min (the fine ones), each placing records only among the candidates the
             // records so far leave uncovered. Below level 0, passes stop once a new record
             // would cover too few of them to pay for itself: the rest is left to final
-            // gathers. Level 0 goes on to r_min, since
-            // each of its candidates is a point a primary ray asks for.
+            // gathers. Level 0 goes on to r_min, since each of its candidates is a point a
+            // primary ray asks for.
             let coarse = params.coarse_spacing(a);
             let fine_min = params.fine_spacing(a);
             let mut spacing = coarse;
