@@ -60,15 +60,6 @@ struct Bin {
     root: u32,
 }
 
-/// Bounding-volume hierarchies of the records' boxes for one `-aa`, one per axis direction.
-#[derive(Debug, Default)]
-struct Tree {
-    nodes: Vec<Node>,
-    bins: Vec<Bin>,
-    /// The records' boxes, in hierarchy order.
-    entries: Vec<Entry>,
-}
-
 /// A record's box in single precision (rounded outward) and its index.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -102,8 +93,11 @@ impl Entry {
 pub struct Level {
     /// Records, in the order they were made.
     pub records: Vec<Record>,
-    /// Hierarchies of the records' boxes.
-    tree: Tree,
+    nodes: Vec<Node>,
+    /// One hierarchy per axis direction of the normals.
+    bins: Vec<Bin>,
+    /// The records' boxes, in hierarchy order.
+    entries: Vec<Entry>,
 }
 
 /// What a lookup needs of the ray asking.
@@ -134,42 +128,6 @@ fn record_box(r: &Record, aa: f64, minarad: f64) -> (DVec3, DVec3) {
         r.pos - disc + front.min(back),
         r.pos + disc + front.max(back),
     )
-}
-
-/// The hierarchies of `records` with boxes for `aa` (median splits on the widest axis of the
-/// box centres; the order it leaves is deterministic).
-fn tree(records: &[Record], aa: f64, minarad: f64) -> Tree {
-    let boxes: Vec<(DVec3, DVec3)> = records.iter().map(|r| record_box(r, aa, minarad)).collect();
-    let mut by_bin: [Vec<u32>; 6] = Default::default();
-    for (i, r) in records.iter().enumerate() {
-        by_bin[axis_bin(r.normal)].push(i as u32);
-    }
-    let mut t = Tree::default();
-    let mut order: Vec<u32> = Vec::with_capacity(records.len());
-    for (b, mut idx) in by_bin.into_iter().enumerate() {
-        if idx.is_empty() {
-            continue;
-        }
-        let axis = AXES[b];
-        let c = idx
-            .iter()
-            .map(|&i| records[i as usize].normal.dot(axis))
-            .fold(1.0f64, f64::min)
-            .clamp(-1.0, 1.0);
-        let base = order.len() as u32;
-        let root = build(&boxes, records, &mut idx, base, &mut t.nodes);
-        order.extend_from_slice(&idx);
-        t.bins.push(Bin {
-            axis,
-            cone: (c, (1.0 - c * c).max(0.0).sqrt()),
-            root,
-        });
-    }
-    t.entries = order
-        .iter()
-        .map(|&i| Entry::new(&boxes[i as usize], i))
-        .collect();
-    t
 }
 
 /// Builds the subtree over `order` and returns its node index.
@@ -225,18 +183,53 @@ fn build(
 }
 
 impl Level {
-    /// Builds the hierarchies of `records` for lookups at `aa`.
+    /// Builds the hierarchies of `records` for lookups at `aa` (median splits on the widest
+    /// axis of the box centres; the order it leaves is deterministic).
     pub fn new(records: Vec<Record>, aa: f64, minarad: f64) -> Level {
-        let tree = tree(&records, aa, minarad);
-        Level { records, tree }
+        let boxes: Vec<(DVec3, DVec3)> =
+            records.iter().map(|r| record_box(r, aa, minarad)).collect();
+        let mut by_bin: [Vec<u32>; 6] = Default::default();
+        for (i, r) in records.iter().enumerate() {
+            by_bin[axis_bin(r.normal)].push(i as u32);
+        }
+        let (mut nodes, mut bins) = (Vec::new(), Vec::new());
+        let mut order: Vec<u32> = Vec::with_capacity(records.len());
+        for (b, mut idx) in by_bin.into_iter().enumerate() {
+            if idx.is_empty() {
+                continue;
+            }
+            let axis = AXES[b];
+            let c = idx
+                .iter()
+                .map(|&i| records[i as usize].normal.dot(axis))
+                .fold(1.0f64, f64::min)
+                .clamp(-1.0, 1.0);
+            let base = order.len() as u32;
+            let root = build(&boxes, &records, &mut idx, base, &mut nodes);
+            order.extend_from_slice(&idx);
+            bins.push(Bin {
+                axis,
+                cone: (c, (1.0 - c * c).max(0.0).sqrt()),
+                root,
+            });
+        }
+        let entries = order
+            .iter()
+            .map(|&i| Entry::new(&boxes[i as usize], i))
+            .collect();
+        Level {
+            records,
+            nodes,
+            bins,
+            entries,
+        }
     }
 
     /// The interpolated ambient value at `q` (RADIANCE's `sumambient`): the weighted mean of
     /// the extrapolated values of every record whose tests `q` passes, or `None` when none
     /// does.
     pub(crate) fn lookup(&self, q: &Query, aa: f64, minarad: f64) -> Option<DVec3> {
-        let t = &self.tree;
-        if t.nodes.is_empty() {
+        if self.nodes.is_empty() {
             return None;
         }
         let (maxangle, cos_l, sin_l) = angles(q.weight, aa);
@@ -245,7 +238,7 @@ impl Level {
         let mut sum = DVec3::ZERO;
         let mut wsum = 0.0;
         let mut stack = [0u32; 64];
-        for bin in &t.bins {
+        for bin in &self.bins {
             // Skip when the angle to the axis exceeds the cone plus the limit: its cosine
             // is below cos(cone + limit) (never, when cone + limit reaches π).
             let (cc, sc) = bin.cone;
@@ -258,7 +251,7 @@ impl Level {
             let mut sp = 1;
             while sp > 0 {
                 sp -= 1;
-                let node = &t.nodes[stack[sp] as usize];
+                let node = &self.nodes[stack[sp] as usize];
                 if node.wmax < wmin || q.p.cmplt(node.lo).any() || q.p.cmpgt(node.hi).any() {
                     continue;
                 }
@@ -269,7 +262,7 @@ impl Level {
                     continue;
                 }
                 let s = node.start as usize;
-                for en in &t.entries[s..s + node.count as usize] {
+                for en in &self.entries[s..s + node.count as usize] {
                     if !en.holds(p32) {
                         continue;
                     }
@@ -414,6 +407,37 @@ mod tests {
         }
     }
 
+    /// Asserts that `level`'s lookup equals the weighted sum over all of `recs` (RADIANCE's
+    /// maximum angle for the query's weight written out here, not taken from `angles`).
+    fn assert_brute_force(
+        level: &Level,
+        recs: &[Record],
+        q: &Query,
+        aa: f64,
+        minarad: f64,
+        what: &str,
+    ) {
+        let got = level.lookup(q, aa, minarad);
+        let mut maxangle = 10f64.to_radians() + aa;
+        if q.weight < 0.6 {
+            maxangle = (maxangle - std::f64::consts::FRAC_PI_2) * q.weight.powf(0.13)
+                + std::f64::consts::FRAC_PI_2;
+        }
+        let (mut s, mut w) = (DVec3::ZERO, 0.0);
+        for r in recs {
+            if let Some((v, x)) = weigh(r, q, aa, minarad, maxangle) {
+                s += v * x;
+                w += x;
+            }
+        }
+        let want = (w > 1e-6).then(|| s / w);
+        match (got, want) {
+            (Some(a), Some(b)) => assert!((a - b).length() < 1e-9 * b.length()),
+            (None, None) => {}
+            other => panic!("mismatch at {what}: {other:?}"),
+        }
+    }
+
     #[test]
     fn traversal_matches_brute_force() {
         let mut recs = Vec::new();
@@ -434,21 +458,7 @@ mod tests {
                 weight: 1.0,
                 occluded: None,
             };
-            let got = level.lookup(&q, aa, minarad);
-            let maxangle = 10f64.to_radians() + aa;
-            let (mut s, mut w) = (DVec3::ZERO, 0.0);
-            for r in &recs {
-                if let Some((v, x)) = weigh(r, &q, aa, minarad, maxangle) {
-                    s += v * x;
-                    w += x;
-                }
-            }
-            let want = (w > 1e-6).then(|| s / w);
-            match (got, want) {
-                (Some(a), Some(b)) => assert!((a - b).length() < 1e-9 * b.length()),
-                (None, None) => {}
-                other => panic!("mismatch at {p}: {other:?}"),
-            }
+            assert_brute_force(&level, &recs, &q, aa, minarad, &format!("{p}"));
         }
     }
 
@@ -487,25 +497,7 @@ mod tests {
                 weight,
                 occluded: None,
             };
-            let got = level.lookup(&q, aa, minarad);
-            let mut maxangle = 10f64.to_radians() + aa;
-            if weight < 0.6 {
-                maxangle = (maxangle - std::f64::consts::FRAC_PI_2) * weight.powf(0.13)
-                    + std::f64::consts::FRAC_PI_2;
-            }
-            let (mut s, mut w) = (DVec3::ZERO, 0.0);
-            for r in &recs {
-                if let Some((v, x)) = weigh(r, &q, aa, minarad, maxangle) {
-                    s += v * x;
-                    w += x;
-                }
-            }
-            let want = (w > 1e-6).then(|| s / w);
-            match (got, want) {
-                (Some(a), Some(b)) => assert!((a - b).length() < 1e-9 * b.length()),
-                (None, None) => {}
-                other => panic!("mismatch at lookup {j}: {other:?}"),
-            }
+            assert_brute_force(&level, &recs, &q, aa, minarad, &format!("lookup {j}"));
         }
     }
 
