@@ -34,9 +34,6 @@ fn axis_bin(n: DVec3) -> usize {
     }
 }
 
-/// Records per leaf.
-const LEAF: usize = 4;
-
 #[derive(Clone, Copy, Debug)]
 struct Node {
     lo: DVec3,
@@ -49,6 +46,127 @@ struct Node {
     wmax: f64,
 }
 
+/// Children per node of the lookup hierarchy.
+const WIDTH: usize = 8;
+
+/// A node of the lookup hierarchy: up to eight children's boxes in single precision (rounded
+/// outward), side by side so that one pass of compares tests the point against all of them.
+/// A child is an inner node or one record (`leaf`): each record's box is tested in its
+/// parent's compare, with no branch per record. Unused slots hold empty boxes.
+#[derive(Clone, Copy, Debug)]
+struct Wide {
+    lo: [[f32; WIDTH]; 3],
+    hi: [[f32; WIDTH]; 3],
+    /// The largest record weight below each child (rounded up).
+    wmax: [f32; WIDTH],
+    /// Inner node index, or record index for a leaf.
+    child: [u32; WIDTH],
+    /// Bit k set: child k is a record.
+    leaf: u8,
+}
+
+impl Wide {
+    /// Bit k set: child k's box holds `p` and its weights can pass `wmin`.
+    #[inline]
+    fn hits(&self, p: [f32; 3], wmin: f32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of the x86_64 baseline; the loads read whole arrays of this node.
+        unsafe {
+            use std::arch::x86_64::*;
+            let mut mask = 0;
+            for h in 0..WIDTH / 4 {
+                let at = |a: &[f32; WIDTH]| _mm_loadu_ps(a.as_ptr().add(4 * h));
+                let mut m = _mm_cmpge_ps(at(&self.wmax), _mm_set1_ps(wmin));
+                for a in 0..3 {
+                    let x = _mm_set1_ps(p[a]);
+                    m = _mm_and_ps(m, _mm_cmpge_ps(x, at(&self.lo[a])));
+                    m = _mm_and_ps(m, _mm_cmple_ps(x, at(&self.hi[a])));
+                }
+                mask |= (_mm_movemask_ps(m) as u32) << (4 * h);
+            }
+            mask
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut mask = 0;
+            for k in 0..WIDTH {
+                let inside = (p[0] >= self.lo[0][k])
+                    & (p[1] >= self.lo[1][k])
+                    & (p[2] >= self.lo[2][k])
+                    & (p[0] <= self.hi[0][k])
+                    & (p[1] <= self.hi[1][k])
+                    & (p[2] <= self.hi[2][k])
+                    & (self.wmax[k] >= wmin);
+                mask |= u32::from(inside) << k;
+            }
+            mask
+        }
+    }
+}
+
+/// `x` in single precision, rounded down (`up` false) or up, with a margin beyond the rounding
+/// of the point tested, so that no test in single precision drops what the exact one keeps.
+fn f32_out(x: f64, up: bool) -> f32 {
+    let pad = 1e-6 * x.abs() + 1e-9;
+    if up {
+        (x + pad) as f32
+    } else {
+        (x - pad) as f32
+    }
+}
+
+/// Turns the binary subtree at `b` into wide nodes (appended to `wide`); returns its index.
+/// Each wide node takes the binary nodes below it, opening the widest inner one, until it
+/// has eight children or only leaves.
+fn widen(bin: &[Node], order: &[u32], b: u32, wide: &mut Vec<Wide>) -> u32 {
+    let mut kids = vec![b];
+    if bin[b as usize].count == 0 {
+        kids = vec![b + 1, bin[b as usize].start];
+        while kids.len() < WIDTH {
+            let area = |n: &Node| {
+                let e = n.hi - n.lo;
+                e.x * e.y + e.y * e.z + e.z * e.x
+            };
+            let Some((k, _)) = kids
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| bin[c as usize].count == 0)
+                .max_by(|a, b| area(&bin[*a.1 as usize]).total_cmp(&area(&bin[*b.1 as usize])))
+            else {
+                break;
+            };
+            let c = kids[k];
+            kids[k] = c + 1;
+            kids.push(bin[c as usize].start);
+        }
+    }
+    let me = wide.len();
+    wide.push(Wide {
+        lo: [[f32::INFINITY; WIDTH]; 3],
+        hi: [[f32::NEG_INFINITY; WIDTH]; 3],
+        wmax: [f32::NEG_INFINITY; WIDTH],
+        child: [0; WIDTH],
+        leaf: 0,
+    });
+    for (k, &c) in kids.iter().enumerate() {
+        let n = bin[c as usize];
+        let child = if n.count == 0 {
+            widen(bin, order, c, wide)
+        } else {
+            wide[me].leaf |= 1 << k;
+            order[n.start as usize]
+        };
+        let w = &mut wide[me];
+        for a in 0..3 {
+            w.lo[a][k] = f32_out(n.lo[a], false);
+            w.hi[a][k] = f32_out(n.hi[a], true);
+        }
+        w.wmax[k] = f32_out(n.wmax, true);
+        w.child[k] = child;
+    }
+    me as u32
+}
+
 /// The hierarchy of the records whose normals lie nearest one axis direction.
 #[derive(Clone, Copy, Debug)]
 struct Bin {
@@ -56,36 +174,8 @@ struct Bin {
     axis: DVec3,
     /// Cosine and sine of the largest angle between `axis` and a record normal of the bin.
     cone: (f64, f64),
-    /// Root node.
+    /// Root node (in `Level::wide`).
     root: u32,
-}
-
-/// A record's box in single precision (rounded outward) and its index.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    lo: [f32; 3],
-    hi: [f32; 3],
-    record: u32,
-}
-
-impl Entry {
-    fn new(b: &(DVec3, DVec3), record: u32) -> Entry {
-        // Padded a little beyond f32 rounding, so that the test never drops a record the
-        // exact box holds.
-        let pad = |x: f64| 1e-6 * x.abs() + 1e-9;
-        let lo = b.0.to_array().map(|x| (x - pad(x)) as f32);
-        let hi = b.1.to_array().map(|x| (x + pad(x)) as f32);
-        Entry { lo, hi, record }
-    }
-
-    fn holds(&self, p: [f32; 3]) -> bool {
-        p[0] >= self.lo[0]
-            && p[1] >= self.lo[1]
-            && p[2] >= self.lo[2]
-            && p[0] <= self.hi[0]
-            && p[1] <= self.hi[1]
-            && p[2] <= self.hi[2]
-    }
 }
 
 /// The records of one bounce level and their hierarchies.
@@ -93,11 +183,9 @@ impl Entry {
 pub struct Level {
     /// Records, in the order they were made.
     pub records: Vec<Record>,
-    nodes: Vec<Node>,
+    wide: Vec<Wide>,
     /// One hierarchy per axis direction of the normals.
     bins: Vec<Bin>,
-    /// The records' boxes, in hierarchy order.
-    entries: Vec<Entry>,
 }
 
 /// What a lookup needs of the ray asking.
@@ -153,7 +241,7 @@ fn build(
         count: order.len() as u32,
         wmax,
     });
-    if order.len() <= LEAF {
+    if order.len() == 1 {
         return me;
     }
     let centre = |i: u32| (boxes[i as usize].0 + boxes[i as usize].1) * 0.5;
@@ -192,8 +280,7 @@ impl Level {
         for (i, r) in records.iter().enumerate() {
             by_bin[axis_bin(r.normal)].push(i as u32);
         }
-        let (mut nodes, mut bins) = (Vec::new(), Vec::new());
-        let mut order: Vec<u32> = Vec::with_capacity(records.len());
+        let (mut wide, mut bins) = (Vec::new(), Vec::new());
         for (b, mut idx) in by_bin.into_iter().enumerate() {
             if idx.is_empty() {
                 continue;
@@ -204,24 +291,19 @@ impl Level {
                 .map(|&i| records[i as usize].normal.dot(axis))
                 .fold(1.0f64, f64::min)
                 .clamp(-1.0, 1.0);
-            let base = order.len() as u32;
-            let root = build(&boxes, &records, &mut idx, base, &mut nodes);
-            order.extend_from_slice(&idx);
+            let mut nodes = Vec::new();
+            build(&boxes, &records, &mut idx, 0, &mut nodes);
+            let root = widen(&nodes, &idx, 0, &mut wide);
             bins.push(Bin {
                 axis,
                 cone: (c, (1.0 - c * c).max(0.0).sqrt()),
                 root,
             });
         }
-        let entries = order
-            .iter()
-            .map(|&i| Entry::new(&boxes[i as usize], i))
-            .collect();
         Level {
             records,
-            nodes,
+            wide,
             bins,
-            entries,
         }
     }
 
@@ -229,15 +311,16 @@ impl Level {
     /// the extrapolated values of every record whose tests `q` passes, or `None` when none
     /// does.
     pub(crate) fn lookup(&self, q: &Query, aa: f64, minarad: f64) -> Option<DVec3> {
-        if self.nodes.is_empty() {
+        if self.wide.is_empty() {
             return None;
         }
         let (maxangle, cos_l, sin_l) = angles(q.weight, aa);
         let wmin = 0.9 * q.weight;
+        let wmin32 = f32_out(wmin, false);
         let p32 = q.p.to_array().map(|x| x as f32);
         let mut sum = DVec3::ZERO;
         let mut wsum = 0.0;
-        let mut stack = [0u32; 64];
+        let mut stack = [0u32; 256];
         for bin in &self.bins {
             // Skip when the angle to the axis exceeds the cone plus the limit: its cosine
             // is below cos(cone + limit) (never, when cone + limit reaches π).
@@ -251,24 +334,21 @@ impl Level {
             let mut sp = 1;
             while sp > 0 {
                 sp -= 1;
-                let node = &self.nodes[stack[sp] as usize];
-                if node.wmax < wmin || q.p.cmplt(node.lo).any() || q.p.cmpgt(node.hi).any() {
-                    continue;
-                }
-                if node.count == 0 {
-                    stack[sp] += 1;
-                    stack[sp + 1] = node.start;
-                    sp += 2;
-                    continue;
-                }
-                let s = node.start as usize;
-                for en in &self.entries[s..s + node.count as usize] {
-                    if !en.holds(p32) {
-                        continue;
-                    }
-                    if let Some((v, w)) =
-                        weigh(&self.records[en.record as usize], q, aa, minarad, maxangle)
-                    {
+                let node = &self.wide[stack[sp] as usize];
+                let mut mask = node.hits(p32, wmin32);
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    if node.leaf & (1 << k) == 0 {
+                        stack[sp] = node.child[k];
+                        sp += 1;
+                    } else if let Some((v, w)) = weigh(
+                        &self.records[node.child[k] as usize],
+                        q,
+                        aa,
+                        minarad,
+                        maxangle,
+                    ) {
                         sum += v * w;
                         wsum += w;
                     }

@@ -35,52 +35,50 @@ fn grid(p: DVec3, size: f64) -> IVec3 {
 /// order).
 pub(crate) fn select(cands: &[Candidate], spacing: f64) -> Vec<usize> {
     let cell = spacing * CELL_SPANS;
+    // Normals once per candidate: the neighbour tests below read them many times.
+    let normals: Vec<DVec3> = cands
+        .par_iter()
+        .with_min_len(1024)
+        .map(Candidate::oriented_normal)
+        .collect();
     let mut keyed: Vec<((IVec3, u8), usize)> = cands
-        .iter()
+        .par_iter()
+        .zip(&normals)
         .enumerate()
-        .map(|(i, c)| ((grid(c.point, cell), dir_bin(c.oriented_normal())), i))
+        .with_min_len(1024)
+        .map(|(i, (c, &n))| ((grid(c.point, cell), dir_bin(n)), i))
         .collect();
     keyed.par_sort_unstable_by(|a, b| {
         let (ka, kb) = (a.0, b.0);
         (ka.0.x, ka.0.y, ka.0.z, ka.1, a.1).cmp(&(kb.0.x, kb.0.y, kb.0.z, kb.1, b.1))
     });
-    let mut groups: Vec<&[((IVec3, u8), usize)]> = Vec::new();
-    let mut start = 0;
-    for k in 1..=keyed.len() {
-        if k == keyed.len() || keyed[k].0 != keyed[start].0 {
-            groups.push(&keyed[start..k]);
-            start = k;
-        }
-    }
+    let groups: Vec<&[((IVec3, u8), usize)]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
     let cos_dev = MAX_NORMAL_DEV.cos();
+    let spacing2 = spacing * spacing;
+    // Kept points are filed in cells twice the spacing wide: every point within `spacing` of
+    // a candidate lies in the 2 × 2 × 2 cells around the corner nearest to it.
+    let near_cell = 2.0 * spacing;
     let kept: Vec<Vec<usize>> = groups
         .par_iter()
         .map(|g| {
             let mut near: FxHashMap<IVec3, Vec<usize>> = FxHashMap::default();
             let mut out = Vec::new();
             for &(_, i) in g.iter() {
-                let c = &cands[i];
-                let (p, n) = (c.point, c.oriented_normal());
-                let at = grid(p, spacing);
-                let mut redundant = false;
-                'search: for dx in -1..=1 {
-                    for dy in -1..=1 {
-                        for dz in -1..=1 {
-                            let Some(list) = near.get(&(at + IVec3::new(dx, dy, dz))) else {
-                                continue;
-                            };
-                            for &k in list {
-                                let o = &cands[k];
-                                if o.point.distance_squared(p) < spacing * spacing
-                                    && o.oriented_normal().dot(n) >= cos_dev
-                                {
-                                    redundant = true;
-                                    break 'search;
-                                }
-                            }
-                        }
-                    }
-                }
+                let (p, n) = (cands[i].point, normals[i]);
+                let f = p / near_cell;
+                let at = grid(p, near_cell);
+                let side = (f - f.floor()).cmpge(DVec3::splat(0.5));
+                let step = IVec3::select(side, IVec3::ONE, IVec3::NEG_ONE);
+                let redundant = (0..8)
+                    .filter_map(|k| {
+                        let o = IVec3::new(k & 1, (k >> 1) & 1, k >> 2) * step;
+                        near.get(&(at + o))
+                    })
+                    .flatten()
+                    .any(|&k| {
+                        cands[k].point.distance_squared(p) < spacing2
+                            && normals[k].dot(n) >= cos_dev
+                    });
                 if !redundant {
                     near.entry(at).or_default().push(i);
                     out.push(i);
