@@ -77,8 +77,8 @@ impl Wide {
             for h in 0..WIDTH / 4 {
                 let at = |a: &[f32; WIDTH]| _mm_loadu_ps(a.as_ptr().add(4 * h));
                 let mut m = _mm_cmpge_ps(at(&self.wmax), _mm_set1_ps(wmin));
-                for a in 0..3 {
-                    let x = _mm_set1_ps(p[a]);
+                for (a, &pa) in p.iter().enumerate() {
+                    let x = _mm_set1_ps(pa);
                     m = _mm_and_ps(m, _mm_cmpge_ps(x, at(&self.lo[a])));
                     m = _mm_and_ps(m, _mm_cmple_ps(x, at(&self.hi[a])));
                 }
