@@ -7,7 +7,7 @@ use crate::ambient::{division_errors, square_to_disc};
 use crate::trace::{bright, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 use rand::Rng;
 
 /// Fewest divisions per side of a cached hemisphere (RADIANCE's `MINADIV`): fewer cannot
@@ -316,13 +316,16 @@ fn edge(p0: DVec3, p1: DVec3, org: DVec3) -> Edge {
     }
 }
 
-/// The symmetric matrix `va vbᵀ + vb vaᵀ`.
-fn sym(va: DVec3, vb: DVec3) -> DMat3 {
-    let m = DMat3::from_cols(va * vb.x, va * vb.y, va * vb.z);
-    m + m.transpose()
+/// The symmetric matrix `va vbᵀ + vb vaᵀ` seen in the tangent plane `(ux, uy)`, as its
+/// entries `(uu, uv, vv)`. Only that part of the Hessian sets the ellipse, so the 3 × 3 sums
+/// RADIANCE forms are kept projected from the start.
+fn sym(va: DVec3, vb: DVec3, (ux, uy): (DVec3, DVec3)) -> DVec3 {
+    let (a0, a1, b0, b1) = (va.dot(ux), va.dot(uy), vb.dot(ux), vb.dot(uy));
+    DVec3::new(2.0 * a0 * b0, a0 * b1 + a1 * b0, 2.0 * a1 * b1)
 }
 
-fn edge_hessian(f: &Edge, nrm: DVec3) -> DMat3 {
+/// One edge's term of the irradiance Hessian, in the tangent plane (see [`sym`]).
+fn edge_hessian(f: &Edge, nrm: DVec3, frame: (DVec3, DVec3)) -> DVec3 {
     let d1 = 1.0 / f.r_i.length_squared();
     let d2 = 1.0 / f.r_i1.length_squared();
     let d3 = 1.0 / f.e_i.length_squared();
@@ -332,15 +335,14 @@ fn edge_hessian(f: &Edge, nrm: DVec3) -> DMat3 {
     let j3 = 0.25 * d3 * (d1 * d1 - d2 * d2) - d4 * d3 * i3;
     let k3 = d3 * (f.i2 - i3 / d1 - 2.0 * d4 * j3);
     let ncp = nrm.cross(f.e_i);
-    let m1 = sym(ncp, f.r_i2_e_j2);
-    let m2 = sym(f.r_i, f.r_i);
-    let m3 = sym(f.e_i, f.e_i);
-    let m4 = sym(f.r_i, f.e_i);
+    let m1 = sym(ncp, f.r_i2_e_j2, frame);
+    let m2 = sym(f.r_i, f.r_i, frame);
+    let m3 = sym(f.e_i, f.e_i, frame);
+    let m4 = sym(f.r_i, f.e_i, frame);
     let dn = nrm.dot(f.rcp);
     let diag = -dn * f.i2;
     let dn2 = 2.0 * dn;
-    let h =
-        m1 + (m2 * i3 + m3 * k3 + m4 * (2.0 * j3)) * dn2 + DMat3::from_diagonal(DVec3::splat(diag));
+    let h = m1 + (m2 * i3 + m3 * k3 + m4 * (2.0 * j3)) * dn2 + DVec3::new(diag, 0.0, diag);
     h * (-1.0 / std::f64::consts::PI)
 }
 
@@ -379,34 +381,34 @@ fn hessian(
 ) -> ([DVec3; 2], [f64; 2], [f64; 2]) {
     let ai = |i: usize, j: usize| i * ns + j;
     let e = |a: usize, b: usize| edge(sa[a].p, sa[b].p, org);
-    let mut hess = DMat3::ZERO;
+    let mut hess = DVec3::ZERO;
     let mut grad = DVec3::ZERO;
-    let mut hrow: Vec<DMat3> = Vec::with_capacity(ns - 1);
+    let mut hrow: Vec<DVec3> = Vec::with_capacity(ns - 1);
     let mut grow: Vec<DVec3> = Vec::with_capacity(ns - 1);
     for j in 0..ns - 1 {
         let f = e(ai(0, j), ai(0, j + 1));
-        hrow.push(edge_hessian(&f, nrm));
+        hrow.push(edge_hessian(&f, nrm, (ux, uy)));
         grow.push(edge_gradient(&f, nrm));
     }
     for i in 0..ns - 1 {
         let f = e(ai(i, 0), ai(i + 1, 0));
-        let mut hcol = edge_hessian(&f, nrm);
+        let mut hcol = edge_hessian(&f, nrm, (ux, uy));
         let mut gcol = edge_gradient(&f, nrm);
         for j in 0..ns - 1 {
             let backg = back_value(sa, vb, ai(i, j), ai(i, j + 1), ai(i + 1, j));
             let f = e(ai(i, j + 1), ai(i + 1, j));
-            let mut hdia = edge_hessian(&f, nrm);
+            let mut hdia = edge_hessian(&f, nrm, (ux, uy));
             let mut gdia = edge_gradient(&f, nrm);
             hcol = -hcol;
             gcol = -gcol;
             hess += (hrow[j] + hdia + hcol) * backg;
             grad += (grow[j] + gdia + gcol) * backg;
             let f = e(ai(i + 1, j + 1), ai(i + 1, j));
-            hrow[j] = edge_hessian(&f, nrm);
+            hrow[j] = edge_hessian(&f, nrm, (ux, uy));
             grow[j] = edge_gradient(&f, nrm);
             let backg = back_value(sa, vb, ai(i + 1, j + 1), ai(i + 1, j), ai(i, j + 1));
             let f = e(ai(i, j + 1), ai(i + 1, j + 1));
-            hcol = edge_hessian(&f, nrm);
+            hcol = edge_hessian(&f, nrm, (ux, uy));
             gcol = edge_gradient(&f, nrm);
             hdia = -hdia;
             gdia = -gdia;
@@ -514,15 +516,11 @@ pub(crate) fn quadratic(a: f64, b: f64, c: f64) -> (usize, [f64; 2]) {
     (2, r)
 }
 
-/// Radii `(4/λ)^¼` from the eigenvalues of the Hessian projected on the tangent plane, the
+/// Radii `(4/λ)^¼` from the eigenvalues of the tangent-plane Hessian `(uu, uv, vv)`, the
 /// smaller radius first, with its axis.
-fn eigen(h: DMat3, uv: [DVec3; 2], maxarad: f64) -> ([DVec3; 2], [f64; 2]) {
-    let a = h * uv[0];
-    let b = h * uv[1];
-    let h00 = uv[0].dot(a);
-    let h01 = uv[0].dot(b);
-    let h10 = uv[1].dot(a);
-    let h11 = uv[1].dot(b);
+fn eigen(h: DVec3, uv: [DVec3; 2], maxarad: f64) -> ([DVec3; 2], [f64; 2]) {
+    let (h00, h01, h11) = (h.x, h.y, h.z);
+    let h10 = h01;
     let (n, mut ev) = quadratic(1.0, -h00 - h11, h00 * h11 - h01 * h10);
     if n == 1 {
         ev[1] = ev[0];
@@ -591,7 +589,7 @@ mod tests {
     #[test]
     fn eigen_axes_follow_the_steeper_direction() {
         // Curvature 16 along x, 1 along y: the small radius lies along x.
-        let h = DMat3::from_diagonal(DVec3::new(16.0, 1.0, 0.0));
+        let h = DVec3::new(16.0, 0.0, 1.0);
         let (uv, ra) = eigen(h, [DVec3::X, DVec3::Y], 10.0);
         assert!((ra[0] - (4.0f64 / 16.0).powf(0.25)).abs() < 1e-12);
         assert!((ra[1] - 4.0f64.powf(0.25)).abs() < 1e-12);
