@@ -429,7 +429,9 @@ fn weigh(r: &Record, q: &Query, aa: f64, minarad: f64, maxangle: f64) -> Option<
     if f <= MIN_D {
         return None;
     }
-    if r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0 {
+    // A record that cannot tell its directions apart flags all of them (`record::corral`).
+    if r.corral == u32::MAX || (r.corral != 0 && r.corral & super::record::sector(v.atan2(u)) != 0)
+    {
         if let Some(occ) = q.occluded {
             if leaks(r, q, occ) {
                 return None;

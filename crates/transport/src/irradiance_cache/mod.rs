@@ -337,28 +337,25 @@ impl Renderer {
         use crate::material::{LightKind, Material, NormalKind};
         let ray = daylit_geometry::Ray::new(org, dir);
         let tmin = daylit_geometry::FTINY * (1.0 + org.abs().max_element() * 1e-4);
-        self.compiled
-            .accel
-            .closest_hit_filtered(&ray, tmin, len, |p| {
-                let Some(m) = self.shape_mods[p as usize].material else {
-                    return false;
-                };
-                !matches!(
-                    self.mods.material(m),
-                    Material::Glass { .. }
-                        | Material::Dielectric { .. }
-                        | Material::Antimatter
-                        | Material::Light {
-                            kind: LightKind::Illum(_),
-                            ..
-                        }
-                        | Material::Normal {
-                            kind: NormalKind::Trans,
-                            ..
-                        }
-                )
-            })
-            .is_some()
+        self.compiled.accel.any_hit_filtered(&ray, tmin, len, |p| {
+            let Some(m) = self.shape_mods[p as usize].material else {
+                return false;
+            };
+            !matches!(
+                self.mods.material(m),
+                Material::Glass { .. }
+                    | Material::Dielectric { .. }
+                    | Material::Antimatter
+                    | Material::Light {
+                        kind: LightKind::Illum(_),
+                        ..
+                    }
+                    | Material::Normal {
+                        kind: NormalKind::Trans,
+                        ..
+                    }
+            )
+        })
     }
 
     /// Installs `cache` for every context made from now on (`None` removes it: ambient values
