@@ -41,46 +41,58 @@ pub(crate) fn select(cands: &[Candidate], spacing: f64) -> Vec<usize> {
         .with_min_len(1024)
         .map(Candidate::oriented_normal)
         .collect();
-    let mut keyed: Vec<((IVec3, u8), usize)> = cands
+    // One sortable key per candidate: cell, then direction bin (cells far beyond ±2^19 merge
+    // into the outermost ones, which only makes their group larger).
+    let key = |p: DVec3, n: DVec3| {
+        let g = grid(p, cell);
+        let f = |x: i32| (i64::from(x) + (1 << 19)).clamp(0, (1 << 20) - 1) as u64;
+        (f(g.x) << 43) | (f(g.y) << 23) | (f(g.z) << 3) | u64::from(dir_bin(n))
+    };
+    let mut keyed: Vec<(u64, u32)> = cands
         .par_iter()
         .zip(&normals)
         .enumerate()
         .with_min_len(1024)
-        .map(|(i, (c, &n))| ((grid(c.point, cell), dir_bin(n)), i))
+        .map(|(i, (c, &n))| (key(c.point, n), i as u32))
         .collect();
-    keyed.par_sort_unstable_by(|a, b| {
-        let (ka, kb) = (a.0, b.0);
-        (ka.0.x, ka.0.y, ka.0.z, ka.1, a.1).cmp(&(kb.0.x, kb.0.y, kb.0.z, kb.1, b.1))
-    });
-    let groups: Vec<&[((IVec3, u8), usize)]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
+    keyed.par_sort_unstable();
+    let groups: Vec<&[(u64, u32)]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
     let cos_dev = MAX_NORMAL_DEV.cos();
     let spacing2 = spacing * spacing;
     // Kept points are filed in cells twice the spacing wide: every point within `spacing` of
-    // a candidate lies in the 2 × 2 × 2 cells around the corner nearest to it.
+    // a candidate lies in the 2 × 2 × 2 cells around the corner nearest to it. Each cell
+    // holds the last point kept in it, and each kept point the one kept there before it.
     let near_cell = 2.0 * spacing;
     let kept: Vec<Vec<usize>> = groups
         .par_iter()
         .map(|g| {
-            let mut near: FxHashMap<IVec3, Vec<usize>> = FxHashMap::default();
-            let mut out = Vec::new();
+            let mut last: FxHashMap<IVec3, u32> = FxHashMap::default();
+            let mut out: Vec<usize> = Vec::new();
+            let mut before: Vec<u32> = Vec::new();
             for &(_, i) in g.iter() {
+                let i = i as usize;
                 let (p, n) = (cands[i].point, normals[i]);
                 let f = p / near_cell;
                 let at = grid(p, near_cell);
                 let side = (f - f.floor()).cmpge(DVec3::splat(0.5));
                 let step = IVec3::select(side, IVec3::ONE, IVec3::NEG_ONE);
-                let redundant = (0..8)
-                    .filter_map(|k| {
-                        let o = IVec3::new(k & 1, (k >> 1) & 1, k >> 2) * step;
-                        near.get(&(at + o))
-                    })
-                    .flatten()
-                    .any(|&k| {
-                        cands[k].point.distance_squared(p) < spacing2
-                            && normals[k].dot(n) >= cos_dev
-                    });
+                let redundant = (0..8).any(|k| {
+                    let o = IVec3::new(k & 1, (k >> 1) & 1, k >> 2) * step;
+                    let mut at_k = last.get(&(at + o)).copied().unwrap_or(u32::MAX);
+                    while at_k != u32::MAX {
+                        let j = out[at_k as usize];
+                        if cands[j].point.distance_squared(p) < spacing2
+                            && normals[j].dot(n) >= cos_dev
+                        {
+                            return true;
+                        }
+                        at_k = before[at_k as usize];
+                    }
+                    false
+                });
                 if !redundant {
-                    near.entry(at).or_default().push(i);
+                    let me = out.len() as u32;
+                    before.push(last.insert(at, me).unwrap_or(u32::MAX));
                     out.push(i);
                 }
             }
