@@ -24,7 +24,11 @@ fn root() -> PathBuf {
 pub const SENSOR_OPTS: &str =
     "-ab 8 -ad 1024 -as 256 -aa 0.1 -ar 128 -lr -10 -lw 1e-4 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0";
 
-fn renderer(case: &str, opts_text: &str, mut opts: Options) -> Renderer {
+fn renderer(case: &str, opts_text: &str, opts: Options) -> Renderer {
+    renderer_seeded(case, opts_text, opts, 1)
+}
+
+fn renderer_seeded(case: &str, opts_text: &str, mut opts: Options, seed: u64) -> Renderer {
     let dir = root().join("scenes").join(case);
     let files: Vec<PathBuf> = std::fs::read_to_string(dir.join("scene_files.txt"))
         .unwrap()
@@ -38,7 +42,7 @@ fn renderer(case: &str, opts_text: &str, mut opts: Options) -> Renderer {
     while i < words.len() {
         i += opts.parse_arg(&words, i).unwrap().max(1);
     }
-    opts.seed = 1;
+    opts.seed = seed;
     let raypath = daylit_cal::RayPath::new([dir]);
     Renderer::new(scene, compiled, opts, &raypath).unwrap()
 }
@@ -73,8 +77,8 @@ fn errors(got: &[f64], reference: &[f64]) -> (f64, f64) {
 
 /// daylit's cached illuminance at the sensors of `case` with `opts`, and the final gathers
 /// at level 0.
-fn cached_sensors(case: &str, opts: &str) -> (Vec<f64>, u64) {
-    let mut r = renderer(case, opts, Options::rtrace());
+fn cached_sensors(case: &str, opts: &str, seed: u64) -> (Vec<f64>, u64) {
+    let mut r = renderer_seeded(case, opts, Options::rtrace(), seed);
     let pts: Vec<(DVec3, DVec3)> = numbers(&root().join("scenes").join(case).join("sensors.pts"))
         .iter()
         .map(|p| {
@@ -103,25 +107,15 @@ fn cached_sensors(case: &str, opts: &str) -> (Vec<f64>, u64) {
 }
 
 /// Checks `case` at `-aa aa` against RADIANCE's lazy cache at the same options
-/// (validation/irradiance_cache/goldens/`case`/`golden`): daylit's MARD and p95 may exceed
-/// RADIANCE's by at most `margin` (fractions).
-fn check_sensors(case: &str, aa: &str, golden: &str, margin: (f64, f64)) {
+/// (validation/irradiance_cache/goldens/`case`/`goldens`, one file per RADIANCE run): daylit's
+/// MARD and p95, averaged over `seeds`, may exceed RADIANCE's, averaged over its runs, by at
+/// most `margin` (fractions).
+fn check_sensors(case: &str, aa: &str, goldens: &[&str], seeds: &[u64], margin: (f64, f64)) {
     let opts = SENSOR_OPTS.replace("-aa 0.1", &format!("-aa {aa}"));
     let reference: Vec<f64> = numbers(&root().join("goldens").join(case).join("illuminance.txt"))
         .iter()
         .map(|l| l[0])
         .collect();
-    let radiance: Vec<f64> = numbers(
-        &root()
-            .join("irradiance_cache/goldens")
-            .join(case)
-            .join(golden),
-    )
-    .iter()
-    .map(|l| l[0])
-    .collect();
-    let (got, gathers) = cached_sensors(case, &opts);
-    let (d_mard, d_p95) = errors(&got, &reference);
     let bias = |v: &[f64]| {
         v.iter()
             .zip(&reference)
@@ -129,18 +123,49 @@ fn check_sensors(case: &str, aa: &str, golden: &str, margin: (f64, f64)) {
             .sum::<f64>()
             / v.len() as f64
     };
+    let mean = |e: &[(f64, f64, f64)]| {
+        let n = e.len() as f64;
+        e.iter().fold((0.0, 0.0, 0.0), |a, x| {
+            (a.0 + x.0 / n, a.1 + x.1 / n, a.2 + x.2 / n)
+        })
+    };
+    let radiance: Vec<(f64, f64, f64)> = goldens
+        .iter()
+        .map(|g| {
+            let v: Vec<f64> = numbers(&root().join("irradiance_cache/goldens").join(case).join(g))
+                .iter()
+                .map(|l| l[0])
+                .collect();
+            let (m, p) = errors(&v, &reference);
+            (m, p, bias(&v))
+        })
+        .collect();
+    let daylit: Vec<(f64, f64, f64)> = seeds
+        .iter()
+        .map(|&seed| {
+            let (got, gathers) = cached_sensors(case, &opts, seed);
+            let (m, p) = errors(&got, &reference);
+            eprintln!(
+                "{case} -aa {aa} seed {seed}: daylit MARD {:.2}% p95 {:.2}% bias {:.2}% ({gathers} sensors gathered)",
+                100.0 * m,
+                100.0 * p,
+                100.0 * bias(&got)
+            );
+            (m, p, bias(&got))
+        })
+        .collect();
+    let (d_mard, d_p95, d_bias) = mean(&daylit);
+    let (r_mard, r_p95, r_bias) = mean(&radiance);
     eprintln!(
-        "{case} -aa {aa}: mean relative bias daylit {:.2}%, RADIANCE {:.2}%",
-        100.0 * bias(&got),
-        100.0 * bias(&radiance)
-    );
-    let (r_mard, r_p95) = errors(&radiance, &reference);
-    eprintln!(
-        "{case} -aa {aa}: daylit cache MARD {:.2}% p95 {:.2}% ({gathers} sensors gathered); RADIANCE lazy cache MARD {:.2}% p95 {:.2}%",
+        "{case} -aa {aa}: daylit cache MARD {:.2}% p95 {:.2}% bias {:.2}% ({} seeds); RADIANCE lazy cache MARD {:.2}% p95 {:.2}% bias {:.2}% ({} runs)",
         100.0 * d_mard,
         100.0 * d_p95,
+        100.0 * d_bias,
+        seeds.len(),
         100.0 * r_mard,
-        100.0 * r_p95
+        100.0 * r_p95,
+        100.0 * r_bias,
+        goldens.len()
     );
     assert!(
         d_mard <= r_mard + margin.0,
@@ -158,23 +183,37 @@ fn check_sensors(case: &str, aa: &str, golden: &str, margin: (f64, f64)) {
 /// each (32 sensors: p95 is the second-worst sensor).
 const NO_WORSE: (f64, f64) = (0.01, 0.02);
 
+/// No worse than RADIANCE's cache on average over four runs of each, whose noise is half
+/// that of one.
+const MEANS_NO_WORSE: (f64, f64) = (0.005, 0.01);
+
 #[test]
 fn office_overcast_sensors() {
     // Measured: daylit MARD 1.58 %, p95 7.74 %; RADIANCE 2.80 %, 10.81 %.
-    check_sensors("06_office_overcast", "0.1", "illuminance.txt", NO_WORSE);
+    check_sensors(
+        "06_office_overcast",
+        "0.1",
+        &["illuminance.txt"],
+        &[1],
+        NO_WORSE,
+    );
 }
 
 #[test]
 fn office_overcast_sensors_aa_005() {
-    // Measured: daylit MARD 2.62 %, p95 8.50 %; RADIANCE 2.37 %, 6.19 % (over seeds 1-4 of
-    // `daylit rtrace`, MARD 2.43 %). Both read the window half of the room low (daylit -3.5 %,
-    // RADIANCE -3.0 %); daylit's second-worst sensor there is further off than RADIANCE's
-    // (open, issue 7): p95 is held at 3.5 % more.
+    // Four RADIANCE runs against four daylit seeds: a single run's p95 (the second-worst of 32
+    // sensors) moves by several % between runs. Measured: see BENCHMARKS.md (issue 7).
     check_sensors(
         "06_office_overcast",
         "0.05",
-        "illuminance_aa0.05.txt",
-        (NO_WORSE.0, 0.035),
+        &[
+            "illuminance_aa0.05.txt",
+            "illuminance_aa0.05_run2.txt",
+            "illuminance_aa0.05_run3.txt",
+            "illuminance_aa0.05_run4.txt",
+        ],
+        &[1, 2, 3, 4],
+        MEANS_NO_WORSE,
     );
 }
 
@@ -185,7 +224,8 @@ fn office_overcast_sensors_aa_02() {
     check_sensors(
         "06_office_overcast",
         "0.2",
-        "illuminance_aa0.2.txt",
+        &["illuminance_aa0.2.txt"],
+        &[1],
         NO_WORSE,
     );
 }
@@ -193,7 +233,13 @@ fn office_overcast_sensors_aa_02() {
 #[test]
 fn office_clear_sun_sensors() {
     // Measured: daylit MARD 1.32 %, p95 3.97 %; RADIANCE 0.98 %, 3.56 %.
-    check_sensors("07_office_clear_sun", "0.1", "illuminance.txt", NO_WORSE);
+    check_sensors(
+        "07_office_clear_sun",
+        "0.1",
+        &["illuminance.txt"],
+        &[1],
+        NO_WORSE,
+    );
 }
 
 /// Options of the cached pictures, shared with make_goldens.sh there (rpict's defaults for the
