@@ -6,7 +6,7 @@ use crate::output::write_atomic;
 use crate::vwrays::view_option;
 use anyhow::{bail, Context};
 use daylit_compile::compile;
-use daylit_image::{HdrImage, View};
+use daylit_image::{HdrImage, View, ViewFrame};
 use daylit_scene::{load_scene, LoadOptions};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
@@ -20,7 +20,9 @@ use std::process::ExitCode;
 #[command(disable_help_flag = true)]
 pub struct Args {
     /// RADIANCE rpict options (views, -x -y -pa -pj, rendering options, -seed N), then the
-    /// scene (an octree from `daylit oconv`, or scene files). The picture goes to standard output.
+    /// scene (an octree from `daylit oconv`, or scene files). The picture goes to standard
+    /// output, or to `-o file`. `-S n -o frame%03d.hdr` renders a sequence of views read from
+    /// standard input (a line of -v options each), all from one irradiance cache.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
     args: Vec<String>,
 }
@@ -50,6 +52,10 @@ struct Request {
     pt: f64,
     render: Options,
     scene: Vec<PathBuf>,
+    /// `-S`: render a sequence of views read from standard input, numbered from this.
+    sequence: Option<i64>,
+    /// `-o`: where frames go, with a `%d` (printf style) for the frame number.
+    output: Option<String>,
 }
 
 /// Picture options that change nothing in daylit.
@@ -78,6 +84,8 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
         pt: 0.05,
         render,
         scene: vec![],
+        sequence: None,
+        output: None,
     };
     let mut words = Vec::new();
     let mut i = 0;
@@ -130,6 +138,17 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
                 r.pt = num(1)?.max(0.0);
                 take = 1;
             }
+            "-S" => {
+                r.sequence = Some(num(1)? as i64);
+                take = 1;
+            }
+            "-o" => {
+                let w = args
+                    .get(i + 1)
+                    .with_context(|| format!("{prog}: option -o needs a file name"))?;
+                r.output = Some(w.clone());
+                take = 1;
+            }
             "-w" | "-w+" | "-w-" => {}
             _ if a.starts_with("-v") => {
                 take =
@@ -171,47 +190,108 @@ fn fit_resolution(view_aspect: f64, pa: f64, x: usize, y: usize) -> (usize, usiz
     }
 }
 
-/// Renders the picture; `progress` shows a bar.
-fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrImage> {
+/// The renderer of a request's scene with its options.
+fn load(req: &Request) -> anyhow::Result<Renderer> {
     let scene = load_scene(&req.scene, &LoadOptions::default())?;
     let compiled = compile(&scene);
     let raypath = daylit_cal::RayPath::from_env();
-    let mut renderer = Renderer::new(scene, compiled, req.render.clone(), &raypath)?;
-    let frame = req
-        .view
-        .frame()
-        .map_err(|e| anyhow::anyhow!("bad view: {}", e.0))?;
-    let (xres, yres) = fit_resolution(frame.vn / frame.hn, req.aspect, req.xres, req.yres);
-    let (xres, yres) = (xres.max(1), yres.max(1));
-    {
-        // One irradiance cache for the whole picture, from its pixels' rays (every k-th pixel
-        // of every k-th row in big pictures), before any pixel is traced.
-        let step = ((xres * yres) as f64 / crate::rtrace::CACHE_PRIMARIES as f64)
-            .sqrt()
-            .ceil()
-            .max(1.0) as usize;
-        let (nx, ny) = (xres.div_ceil(step), yres.div_ceil(step));
-        let prepared = renderer
-            .prepare_irradiance_cache(nx * ny, |rd, i, ctx| {
-                let (col, row) = ((i % nx) * step, (i / nx) * step);
-                let x = (col as f64 + 0.5) / xres as f64;
-                let y = 1.0 - (row as f64 + 0.5) / yres as f64;
-                if let Some(ray) = frame.ray(x, y) {
-                    rd.radiance(ray.origin, ray.dir, ctx);
-                }
-            })
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        for w in &prepared.warnings {
-            eprintln!("warning: {w}");
-        }
-        if let Some(c) = renderer
-            .irradiance_cache()
-            .filter(|_| crate::rtrace::cache_stats_wanted())
-        {
-            eprint!("{}", prepared.stats.report(c));
-        }
+    Ok(Renderer::new(
+        scene,
+        compiled,
+        req.render.clone(),
+        &raypath,
+    )?)
+}
+
+/// One picture to render: its view and resolution.
+struct Frame {
+    view: View,
+    frame: ViewFrame,
+    xres: usize,
+    yres: usize,
+}
+
+impl Frame {
+    fn new(req: &Request, view: View) -> anyhow::Result<Frame> {
+        let frame = view
+            .frame()
+            .map_err(|e| anyhow::anyhow!("bad view: {}", e.0))?;
+        let (xres, yres) = fit_resolution(frame.vn / frame.hn, req.aspect, req.xres, req.yres);
+        Ok(Frame {
+            view,
+            frame,
+            xres: xres.max(1),
+            yres: yres.max(1),
+        })
     }
-    let renderer = renderer;
+}
+
+/// Builds (or reads, with `-af`) one irradiance cache for all `frames`, from their pixels'
+/// rays (every k-th pixel of every k-th row when there are many), before any pixel is traced.
+fn prepare_cache(renderer: &mut Renderer, frames: &[Frame]) -> anyhow::Result<()> {
+    let per_frame = (crate::rtrace::CACHE_PRIMARIES / frames.len().max(1)).max(1 << 12);
+    let grids: Vec<(usize, usize, usize)> = frames
+        .iter()
+        .map(|f| {
+            let step = ((f.xres * f.yres) as f64 / per_frame as f64)
+                .sqrt()
+                .ceil()
+                .max(1.0) as usize;
+            (step, f.xres.div_ceil(step), f.yres.div_ceil(step))
+        })
+        .collect();
+    // Frame k's primaries start at starts[k].
+    let starts: Vec<usize> = grids
+        .iter()
+        .scan(0, |n, &(_, nx, ny)| {
+            let at = *n;
+            *n += nx * ny;
+            Some(at)
+        })
+        .collect();
+    let total: usize = grids.iter().map(|&(_, nx, ny)| nx * ny).sum();
+    let prepared = renderer
+        .prepare_irradiance_cache(total, |rd, i, ctx| {
+            let k = starts.partition_point(|&s| s <= i) - 1;
+            let (f, (step, nx, _)) = (&frames[k], grids[k]);
+            let i = i - starts[k];
+            let (col, row) = ((i % nx) * step, (i / nx) * step);
+            let x = (col as f64 + 0.5) / f.xres as f64;
+            let y = 1.0 - (row as f64 + 0.5) / f.yres as f64;
+            if let Some(ray) = f.frame.ray(x, y) {
+                rd.radiance(ray.origin, ray.dir, ctx);
+            }
+        })
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    for w in &prepared.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(c) = renderer
+        .irradiance_cache()
+        .filter(|_| crate::rtrace::cache_stats_wanted())
+    {
+        eprint!("{}", prepared.stats.report(c));
+    }
+    Ok(())
+}
+
+/// Renders the picture of one request; `progress` shows a bar.
+fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrImage> {
+    let mut renderer = load(req)?;
+    let frame = Frame::new(req, req.view.clone())?;
+    prepare_cache(&mut renderer, std::slice::from_ref(&frame))?;
+    Ok(render_frame(&renderer, req, &frame, argline, progress))
+}
+
+/// Traces one frame with a prepared renderer.
+fn render_frame(
+    renderer: &Renderer,
+    req: &Request,
+    f: &Frame,
+    argline: &str,
+    progress: bool,
+) -> HdrImage {
+    let (frame, xres, yres) = (&f.frame, f.xres, f.yres);
     let bar = progress.then(|| {
         let b = indicatif::ProgressBar::new(yres as u64);
         b.set_style(
@@ -264,7 +344,7 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
     img.header.push(argline.to_string());
     img.header
         .push(format!("SOFTWARE= daylit {}", env!("CARGO_PKG_VERSION")));
-    let view = req.view.to_options();
+    let view = f.view.to_options();
     img.header.push(format!("VIEW= {view}"));
     img.view = Some(view);
     if req.aspect > 0.0 && (req.aspect - 1.0).abs() > 1e-9 {
@@ -273,14 +353,86 @@ fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrIma
     for (k, p) in pixels.into_iter().enumerate() {
         img.set(k % xres, k / xres, p);
     }
-    Ok(img)
+    img
+}
+
+/// `-S`: the views of a sequence, one per line of `input` (view options, as in a view file;
+/// each line changes the view before it), starting from the command line's view.
+fn sequence_views(req: &Request, input: &str) -> anyhow::Result<Vec<View>> {
+    let mut view = req.view.clone();
+    let mut views = Vec::new();
+    for (n, line) in input.lines().enumerate() {
+        if !line.split_whitespace().any(|w| w.starts_with("-v")) {
+            continue;
+        }
+        view.apply(line)
+            .map_err(|e| anyhow::anyhow!("rpict: standard input, line {}: {}", n + 1, e.0))?;
+        views.push(view.clone());
+    }
+    if views.is_empty() {
+        bail!("rpict: -S: no views on standard input (lines of -v options expected)");
+    }
+    Ok(views)
+}
+
+/// `-o`: frame `n`'s file name (the first `%d`, `%0Nd` or `%Nd` replaced).
+fn frame_path(spec: &str, n: i64) -> anyhow::Result<PathBuf> {
+    let Some(at) = spec.find('%') else {
+        bail!("rpict: -o {spec}: a sequence needs a %d for the frame number");
+    };
+    let rest = &spec[at + 1..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let Some(tail) = rest[digits.len()..].strip_prefix('d') else {
+        bail!("rpict: -o {spec}: only %d (with a width) is understood");
+    };
+    let width: usize = digits.parse().unwrap_or(0);
+    let num = if digits.starts_with('0') {
+        format!("{n:0width$}")
+    } else {
+        format!("{n:width$}")
+    };
+    Ok(PathBuf::from(format!("{}{num}{tail}", &spec[..at])))
+}
+
+/// `-S`: renders every view of the sequence from one shared irradiance cache, and writes
+/// each frame to its `-o` file (or all to standard output).
+fn run_sequence(req: &Request, first: i64, argline: &str) -> anyhow::Result<()> {
+    let mut input = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+        .context("rpict: cannot read views from standard input")?;
+    let frames: Vec<Frame> = sequence_views(req, &input)?
+        .into_iter()
+        .map(|v| Frame::new(req, v))
+        .collect::<anyhow::Result<_>>()?;
+    if let Some(spec) = &req.output {
+        frame_path(spec, first)?;
+    }
+    let mut renderer = load(req)?;
+    prepare_cache(&mut renderer, &frames)?;
+    for (k, f) in frames.iter().enumerate() {
+        let img = render_frame(&renderer, req, f, argline, false);
+        let bytes = img.encode(true);
+        match &req.output {
+            Some(spec) => write_atomic(&frame_path(spec, first + k as i64)?, &bytes)?,
+            None => crate::output::print_bytes([bytes.as_slice()])?,
+        }
+    }
+    Ok(())
 }
 
 /// Runs rpict with RADIANCE's arguments; the picture goes to standard output.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let req = parse(args, Options::rpict(), "rpict")?;
-    let img = render(&req, &format!("rpict {}", args.join(" ")), false)?;
-    crate::output::print_bytes([img.encode(true).as_slice()])?;
+    let argline = format!("rpict {}", args.join(" "));
+    if let Some(first) = req.sequence {
+        run_sequence(&req, first, &argline)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let img = render(&req, &argline, false)?;
+    match &req.output {
+        Some(path) => write_atomic(std::path::Path::new(path), &img.encode(true))?,
+        None => crate::output::print_bytes([img.encode(true).as_slice()])?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

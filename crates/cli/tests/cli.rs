@@ -306,3 +306,105 @@ fn rtrace_refuses_malformed_rays() {
         assert!(!o.status.success() && err.contains(want), "{err}");
     }
 }
+
+/// Quick cached-picture options for the office (two views share one cache below).
+const SEQ_OPTS: &[&str] = &[
+    "-x", "24", "-y", "24", "-ps", "1", "-pj", "0", "-ab", "2", "-ad", "64", "-as", "0", "-aa",
+    "0.2", "-ar", "16", "-seed", "3",
+];
+
+#[test]
+fn rpict_sequence_renders_every_view_from_one_cache() {
+    // `-S 7 -o frame%03d.hdr` with two views on standard input: two frames, each with its own
+    // VIEW=, built from one irradiance cache (written with -af). Rendering the second view
+    // alone from that cache file gives its frame bit for bit: the frames share the cache.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("office.amb");
+    let spec = dir.path().join("frame%03d.hdr");
+    let views = "-vtv -vp 1.8 6 1.2 -vd 0 -1 0 -vh 60 -vv 60\n\
+                 # a comment line\n\
+                 -vp 0.9 4.8 1.2 -vd 1 -1 0\n";
+    let mut child = daylit()
+        .arg("rpict")
+        .args(SEQ_OPTS)
+        .args(["-S", "7", "-o"])
+        .arg(&spec)
+        .arg("-af")
+        .arg(&cache)
+        .args(office())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(views.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let first = std::fs::read(dir.path().join("frame007.hdr")).unwrap();
+    let second = std::fs::read(dir.path().join("frame008.hdr")).unwrap();
+    assert!(!dir.path().join("frame009.hdr").exists());
+    let header = |b: &[u8]| text(&b[..b.windows(2).position(|w| w == b"\n\n").unwrap()]);
+    assert!(header(&first).contains("VIEW= -vtv -vp 1.8 6 1.2 -vd 0 -1 0"));
+    // The second line changes the first view: type and angles carry over.
+    assert!(header(&second).contains("VIEW= -vtv -vp 0.9 4.8 1.2 -vd 1 -1 0"));
+    assert_ne!(first, second);
+    let (o, alone, err) = {
+        let o = daylit()
+            .arg("rpict")
+            .args(SEQ_OPTS)
+            .args(["-vtv", "-vp", "0.9", "4.8", "1.2", "-vd", "1", "-1", "0"])
+            .args(["-vh", "60", "-vv", "60", "-af"])
+            .arg(&cache)
+            .args(office())
+            .output()
+            .unwrap();
+        let (a, e) = (o.stdout.clone(), text(&o.stderr));
+        (o, a, e)
+    };
+    assert!(o.status.success(), "{err}");
+    let pixels = |b: &[u8]| b[b.windows(2).position(|w| w == b"\n\n").unwrap()..].to_vec();
+    assert_eq!(pixels(&alone), pixels(&second));
+}
+
+#[test]
+fn rpict_sequence_errors_name_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    for (input, spec, want) in [
+        ("", "f%d.hdr", "no views on standard input"),
+        ("-vp 1 2\n", "f%d.hdr", "standard input, line 1"),
+        ("-vp 1 2 1\n", "frame.hdr", "needs a %d"),
+    ] {
+        let mut child = daylit()
+            .arg("rpict")
+            .args(SEQ_OPTS)
+            .args(["-S", "1", "-o"])
+            .arg(dir.path().join(spec))
+            .args(office())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(!o.status.success());
+        assert!(
+            text(&o.stderr).contains(want),
+            "{input:?}: {}",
+            text(&o.stderr)
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
