@@ -284,9 +284,15 @@ pub(crate) fn traverse<const ANY: bool>(
             ents[j] = (e, t);
             n += 1;
         }
-        // All eight, whatever `n`: a fixed-length copy has no branch to mispredict.
-        for (slot, e) in stack[sp..sp + 8].iter_mut().zip(&ents) {
-            *slot = MaybeUninit::new(*e);
+        // All eight, whatever `n`: a fixed-length copy has no branch to mispredict (one
+        // bounds check, then a 64-byte block copy, where an element loop cost ~30
+        // instructions per node).
+        let dst = &mut stack[sp..sp + 8];
+        // SAFETY: `dst` is eight slots of `MaybeUninit<(u32, f32)>`, which has the size and
+        // alignment of `(u32, f32)`; `ents` is eight initialised entries; the two do not
+        // overlap (`ents` is a local array).
+        unsafe {
+            std::ptr::copy_nonoverlapping(ents.as_ptr(), dst.as_mut_ptr().cast::<(u32, f32)>(), 8);
         }
         sp += n;
     }
