@@ -395,7 +395,8 @@ impl Accel {
             tmin,
             lim: tmax,
             best_t: tmax,
-            best: None,
+            best_k: u32::MAX,
+            best_prim: u32::MAX,
             ts: p.ts,
             pad32: self.pad as f32,
             filter,
@@ -441,13 +442,7 @@ impl Accel {
                 });
             }
         }
-        let best_t = c.best_t;
-        c.best.map(|(prim, normal)| Hit {
-            t: best_t,
-            prim,
-            point: ray.at(best_t),
-            normal,
-        })
+        c.hit()
     }
 
     /// True if anything is hit with `tmin < t < tmax` (shadow query; stops at the first).
@@ -562,7 +557,12 @@ struct Closest<'a, F> {
     /// the best distance so far, so that exact ties are seen (and go to the lower index).
     lim: f64,
     best_t: f64,
-    best: Option<(u32, DVec3)>,
+    /// Tree position and index (as given to [`Accel::build`]) of the closest shape so far;
+    /// `u32::MAX` before the first hit. Plain fields rather than an `Option` of a tuple with
+    /// the normal: that was copied through memory on every hit. The normal is asked for
+    /// once, at the end ([`Shape::hit_normal`]).
+    best_k: u32,
+    best_prim: u32,
     /// World distance of the `f32` traversal ray's origin.
     ts: f64,
     pad32: f32,
@@ -577,22 +577,35 @@ impl<F: FnMut(u32) -> bool> Closest<'_, F> {
     #[inline(always)]
     fn test(&mut self, k: u32) -> Option<f32> {
         let a = self.accel;
-        let (t, n) = a.shapes[k as usize].intersect(self.ray, self.tmin, self.lim)?;
+        let t = a.shapes[k as usize].intersect_t(self.ray, self.tmin, self.lim)?;
         let prim = a.original(k);
         if !(self.filter)(prim) {
             return None;
         }
-        let better = match self.best {
-            None => true,
-            Some((bp, _)) => t < self.best_t || (t == self.best_t && prim < bp),
-        };
-        if !better {
+        // Before the first hit `best_prim` is `u32::MAX` and `best_t` is the caller's tmax,
+        // which no hit reaches.
+        if !(t < self.best_t || (t == self.best_t && prim < self.best_prim)) {
             return None;
         }
         self.lim = t.next_up();
         self.best_t = t;
-        self.best = Some((prim, n));
+        self.best_k = k;
+        self.best_prim = prim;
         Some(((t - self.ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad32)
+    }
+
+    /// The closest hit found.
+    fn hit(&self) -> Option<Hit> {
+        if self.best_k == u32::MAX {
+            return None;
+        }
+        let (ray, t) = (self.ray, self.best_t);
+        Some(Hit {
+            t,
+            prim: self.best_prim,
+            point: ray.at(t),
+            normal: self.accel.shapes[self.best_k as usize].hit_normal(ray, self.tmin, t),
+        })
     }
 }
 

@@ -766,6 +766,28 @@ impl Shape {
         }
     }
 
+    /// The distance of [`Shape::intersect`] alone (inlined where the normal is not needed,
+    /// so that it is not computed for hits that a closer one replaces).
+    #[inline(always)]
+    pub fn intersect_t(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<f64> {
+        self.intersect(ray, tmin, tmax).map(|(t, _)| t)
+    }
+
+    /// The normal that [`Shape::intersect`] returns with its hit at `t` (found with the
+    /// same `ray` and `tmin`).
+    pub fn hit_normal(&self, ray: &Ray, tmin: f64, t: f64) -> DVec3 {
+        match self {
+            Shape::Triangle(s) => s.normal(),
+            Shape::Polygon(s) => s.normal,
+            Shape::Ring(s) => s.normal,
+            // The same computation again, below the next value up from `t`: every root
+            // that failed the range test before fails it again, and the one found is `t`.
+            _ => self
+                .intersect(ray, tmin, t.next_up())
+                .map_or(DVec3::ZERO, |(_, n)| n),
+        }
+    }
+
     /// Axis-aligned bounding box (min, max) in `f64`.
     pub fn bounds(&self) -> (DVec3, DVec3) {
         match self {
