@@ -386,36 +386,20 @@ impl Accel {
         ray: &Ray,
         tmin: f64,
         tmax: f64,
-        mut filter: impl FnMut(u32) -> bool,
+        filter: impl FnMut(u32) -> bool,
     ) -> Option<Hit> {
         let p = self.prepare(ray, tmin, tmax)?;
-        let mut best_t = tmax;
-        let mut best: Option<(u32, DVec3)> = None;
-        let pad32 = self.pad as f32;
-        let ts = p.ts;
-        // Tests one primitive; returns the new f32 culling distance if it became closest.
-        // The filter runs after the intersection test: most tests miss, and then neither the
-        // filter nor the index map is touched.
-        // Shapes are asked for hits below `lim`: `tmax` at first, then the next value above
-        // the best distance so far, so that exact ties are seen (and go to the lower index).
-        let mut lim = tmax;
-        let mut test = |k: u32| -> Option<f32> {
-            let (t, n) = self.shapes[k as usize].intersect(ray, tmin, lim)?;
-            let prim = self.original(k);
-            if !filter(prim) {
-                return None;
-            }
-            let better = match best {
-                None => true,
-                Some((bp, _)) => t < best_t || (t == best_t && prim < bp),
-            };
-            if !better {
-                return None;
-            }
-            lim = t.next_up();
-            best_t = t;
-            best = Some((prim, n));
-            Some(((t - ts) as f32) * (1.0 + 1.0 / 65536.0) + pad32)
+        let mut c = Closest {
+            accel: self,
+            ray,
+            tmin,
+            lim: tmax,
+            best_t: tmax,
+            best_k: u32::MAX,
+            best_prim: u32::MAX,
+            ts: p.ts,
+            pad32: self.pad as f32,
+            filter,
         };
         match &self.tree {
             Tree::Empty => {}
@@ -431,7 +415,7 @@ impl Accel {
                     #[inline(always)]
                     |first, n, tmax| {
                         for k in first..first + n {
-                            if let Some(tm) = test(self.leaf_shape(bvh, k)) {
+                            if let Some(tm) = c.test(self.leaf_shape(bvh, k)) {
                                 *tmax = tmax.min(tm);
                             }
                         }
@@ -448,7 +432,7 @@ impl Accel {
                         |node, r, _| {
                             for i in node.first_index..node.first_index + node.prim_count {
                                 let prim = bvh.primitive_indices[i as usize];
-                                if let Some(tm) = test(prim) {
+                                if let Some(tm) = c.test(prim) {
                                     r.tmax = r.tmax.min(tm);
                                 }
                             }
@@ -458,12 +442,7 @@ impl Accel {
                 });
             }
         }
-        best.map(|(prim, normal)| Hit {
-            t: best_t,
-            prim,
-            point: ray.at(best_t),
-            normal,
-        })
+        c.hit()
     }
 
     /// True if anything is hit with `tmin < t < tmax` (shadow query; stops at the first).
@@ -565,6 +544,67 @@ impl Accel {
             wide: WideRay::new(org.to_array(), inv.as_vec3().to_array()),
             span,
             ts,
+        })
+    }
+}
+
+/// Bookkeeping of one closest-hit query.
+struct Closest<'a, F> {
+    accel: &'a Accel,
+    ray: &'a Ray,
+    tmin: f64,
+    /// Shapes are asked for hits below `lim`: `tmax` at first, then the next value above
+    /// the best distance so far, so that exact ties are seen (and go to the lower index).
+    lim: f64,
+    best_t: f64,
+    /// Tree position and index (as given to [`Accel::build`]) of the closest shape so far;
+    /// `u32::MAX` before the first hit. Plain fields rather than an `Option` of a tuple with
+    /// the normal: that was copied through memory on every hit. The normal is asked for
+    /// once, at the end ([`Shape::hit_normal`]).
+    best_k: u32,
+    best_prim: u32,
+    /// World distance of the `f32` traversal ray's origin.
+    ts: f64,
+    pad32: f32,
+    filter: F,
+}
+
+impl<F: FnMut(u32) -> bool> Closest<'_, F> {
+    /// Tests the shape at tree position `k`; returns the new `f32` culling distance if it
+    /// became closest. The filter runs after the intersection test: most tests miss, and
+    /// then neither the filter nor the index map is touched. Inlined into the leaf loops:
+    /// as a call it spilled the ray and the bookkeeping to the stack for every test.
+    #[inline(always)]
+    fn test(&mut self, k: u32) -> Option<f32> {
+        let a = self.accel;
+        let t = a.shapes[k as usize].intersect_t(self.ray, self.tmin, self.lim)?;
+        let prim = a.original(k);
+        if !(self.filter)(prim) {
+            return None;
+        }
+        // Before the first hit `best_prim` is `u32::MAX` and `best_t` is the caller's tmax,
+        // which no hit reaches.
+        if !(t < self.best_t || (t == self.best_t && prim < self.best_prim)) {
+            return None;
+        }
+        self.lim = t.next_up();
+        self.best_t = t;
+        self.best_k = k;
+        self.best_prim = prim;
+        Some(((t - self.ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad32)
+    }
+
+    /// The closest hit found.
+    fn hit(&self) -> Option<Hit> {
+        if self.best_k == u32::MAX {
+            return None;
+        }
+        let (ray, t) = (self.ray, self.best_t);
+        Some(Hit {
+            t,
+            prim: self.best_prim,
+            point: ray.at(t),
+            normal: self.accel.shapes[self.best_k as usize].hit_normal(ray, self.tmin, t),
         })
     }
 }

@@ -34,6 +34,12 @@ pub struct Polygon {
     /// Projection axes (RADIANCE's `xi`, `yi`).
     xi: usize,
     yi: usize,
+    /// The centroid's coordinates on those axes.
+    cx: f64,
+    cy: f64,
+    /// A crossing computed with `rdy` whose distance from the point is above this may be
+    /// trusted (see `Polygon::contains_projected`).
+    doubt: f64,
     lo: DVec3,
     hi: DVec3,
 }
@@ -48,6 +54,9 @@ struct EdgeGroup {
     y1: [f64; 4],
     dx: [f64; 4],
     dy: [f64; 4],
+    /// `1 / dy`: the crossing test multiplies by it and divides only when the product
+    /// leaves the answer in doubt (see `Polygon::contains_projected`).
+    rdy: [f64; 4],
 }
 
 /// A sphere (outward normal) or bubble (inward normal).
@@ -315,6 +324,7 @@ impl Polygon {
                 y1: [0.0; 4],
                 dx: [0.0; 4],
                 dy: [1.0; 4],
+                rdy: [1.0; 4],
             };
             for l in 0..4 {
                 let k = 4 * g + l;
@@ -325,10 +335,14 @@ impl Polygon {
                     e.y1[l] = p1[1];
                     e.dx[l] = p1[0] - p0[0];
                     e.dy[l] = p1[1] - p0[1];
+                    e.rdy[l] = 1.0 / e.dy[l];
                 }
             }
             edges.push(e);
         }
+        let reach = proj
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
         let (lo, hi) = vertices
             .iter()
             .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), v| {
@@ -342,6 +356,9 @@ impl Polygon {
             area: 0.5 * len,
             xi,
             yi,
+            cx: centroid[xi],
+            cy: centroid[yi],
+            doubt: reach * DOUBT,
             lo,
             hi,
         })
@@ -389,18 +406,96 @@ impl Polygon {
         if !(t > tmin && t < tmax) {
             return None;
         }
-        // Array indexing: `DVec3`'s `Index` is a three-way branch.
-        let p = (ray.origin - self.centroid + ray.dir * t).to_array();
-        if self.contains_projected(p[self.xi], p[self.yi]) {
+        // The two projected coordinates of `origin - centroid + dir * t`, with the same
+        // operations per component (read from the ray's memory: an indexed copy of the
+        // whole point went through the stack).
+        let (o, d) = (ray.origin.as_ref(), ray.dir.as_ref());
+        let x = (o[self.xi] - self.cx) + d[self.xi] * t;
+        let y = (o[self.yi] - self.cy) + d[self.yi] * t;
+        if self.contains_projected(x, y) {
             Some((t, self.normal))
         } else {
             None
         }
     }
 
-    /// Even-odd crossing test along +x with half-open edges, so seams cancel.
-    #[inline]
+    /// Even-odd crossing test along +x with half-open edges, so seams cancel: an edge
+    /// spanning `y` counts when its crossing `x0 + (y - y0) * dx / dy` lies beyond `x`.
+    ///
+    /// The crossing is first computed with the reciprocal `rdy` (a multiplication where
+    /// the division takes several times as long). It differs from the divided one by a few
+    /// units in the last place of the polygon's size, far less than `doubt`; where some
+    /// spanning edge's crossing lies within `doubt` of `x`, the answer is computed again
+    /// with the division, so that it is always exactly that of the divided form.
+    #[inline(always)]
     fn contains_projected(&self, x: f64, y: f64) -> bool {
+        let (inside, unsure) = self.crossings_fast(x, y);
+        if unsure {
+            return self.contains_divided(x, y);
+        }
+        inside
+    }
+
+    /// The crossing parity with `rdy`, and whether some spanning edge's crossing is in
+    /// doubt. AVX form (four edges per instruction) of [`Polygon::crossings_fast_scalar`].
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn crossings_fast(&self, x: f64, y: f64) -> (bool, bool) {
+        use std::arch::x86_64::*;
+        // SAFETY: the cfg admits this function only where AVX2 (and so AVX) is enabled;
+        // the loads read whole `[f64; 4]` arrays (unaligned loads).
+        unsafe {
+            let ld = |a: &[f64; 4]| _mm256_loadu_pd(a.as_ptr());
+            let (xv, yv) = (_mm256_set1_pd(x), _mm256_set1_pd(y));
+            let doubt = _mm256_set1_pd(self.doubt);
+            let (zero, sign) = (_mm256_setzero_pd(), _mm256_set1_pd(-0.0));
+            let (mut par, mut uns) = (0i32, 0i32);
+            for e in &self.edges {
+                let (y0, y1) = (ld(&e.y0), ld(&e.y1));
+                let spans = _mm256_xor_pd(
+                    _mm256_cmp_pd::<_CMP_GT_OQ>(y0, yv),
+                    _mm256_cmp_pd::<_CMP_GT_OQ>(y1, yv),
+                );
+                // x0 + (y - y0) * dx * rdy - x, in that order.
+                let q = _mm256_mul_pd(_mm256_mul_pd(_mm256_sub_pd(yv, y0), ld(&e.dx)), ld(&e.rdy));
+                let d = _mm256_sub_pd(_mm256_add_pd(ld(&e.x0), q), xv);
+                let cross = _mm256_and_pd(spans, _mm256_cmp_pd::<_CMP_GT_OQ>(d, zero));
+                let near = _mm256_cmp_pd::<_CMP_LE_OQ>(_mm256_andnot_pd(sign, d), doubt);
+                par ^= _mm256_movemask_pd(cross);
+                uns |= _mm256_movemask_pd(_mm256_and_pd(spans, near));
+            }
+            (par.count_ones() & 1 == 1, uns != 0)
+        }
+    }
+
+    /// Portable form of `crossings_fast`.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    #[inline(always)]
+    fn crossings_fast(&self, x: f64, y: f64) -> (bool, bool) {
+        self.crossings_fast_scalar(x, y)
+    }
+
+    /// The crossing parity with `rdy` and whether some spanning edge's crossing is within
+    /// `doubt` of `x`.
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+    #[inline(always)]
+    fn crossings_fast_scalar(&self, x: f64, y: f64) -> (bool, bool) {
+        let (mut inside, mut unsure) = (false, false);
+        for e in &self.edges {
+            for l in 0..4 {
+                let spans = (e.y0[l] > y) != (e.y1[l] > y);
+                let d = e.x0[l] + (y - e.y0[l]) * e.dx[l] * e.rdy[l] - x;
+                inside ^= spans & (d > 0.0);
+                unsure |= spans & (d.abs() <= self.doubt);
+            }
+        }
+        (inside, unsure)
+    }
+
+    /// The crossing test with the division (the definition).
+    #[cold]
+    #[inline(never)]
+    fn contains_divided(&self, x: f64, y: f64) -> bool {
         let mut inside = false;
         for e in &self.edges {
             for l in 0..4 {
@@ -414,6 +509,13 @@ impl Polygon {
         inside
     }
 }
+
+/// `doubt` over the largest projected coordinate. For an edge spanning `y`,
+/// |(y - y0) / dy| <= 1, so the crossing's offset from `x0` is at most |dx| <= 2 reach;
+/// the product with the reciprocal and the quotient each lie within 1.5 ulp of the exact
+/// value (3 * 2^-53 * 2 reach apart), and the sums with `x0` (|x0| <= reach) add 2^-53 of
+/// at most 3 reach each: 2^-49 reach in all. 2^-44 leaves a factor of 32.
+const DOUBT: f64 = 1.0 / (1u64 << 44) as f64;
 
 impl Sphere {
     /// RADIANCE `sphere` (`bubble == false`) or `bubble`. A negative radius inverts the
@@ -766,6 +868,28 @@ impl Shape {
         }
     }
 
+    /// The distance of [`Shape::intersect`] alone (inlined where the normal is not needed,
+    /// so that it is not computed for hits that a closer one replaces).
+    #[inline(always)]
+    pub fn intersect_t(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<f64> {
+        self.intersect(ray, tmin, tmax).map(|(t, _)| t)
+    }
+
+    /// The normal that [`Shape::intersect`] returns with its hit at `t` (found with the
+    /// same `ray` and `tmin`).
+    pub fn hit_normal(&self, ray: &Ray, tmin: f64, t: f64) -> DVec3 {
+        match self {
+            Shape::Triangle(s) => s.normal(),
+            Shape::Polygon(s) => s.normal,
+            Shape::Ring(s) => s.normal,
+            // The same computation again, below the next value up from `t`: every root
+            // that failed the range test before fails it again, and the one found is `t`.
+            _ => self
+                .intersect(ray, tmin, t.next_up())
+                .map_or(DVec3::ZERO, |(_, n)| n),
+        }
+    }
+
     /// Axis-aligned bounding box (min, max) in `f64`.
     pub fn bounds(&self) -> (DVec3, DVec3) {
         match self {
@@ -886,11 +1010,13 @@ mod tests {
                 })
                 .collect();
             let check = |x: f64, y: f64| {
-                assert_eq!(
-                    poly.contains_projected(x, y),
-                    reference_contains(&poly, x, y),
-                    "at ({x}, {y})"
-                );
+                let want = reference_contains(&poly, x, y);
+                assert_eq!(poly.contains_projected(x, y), want, "at ({x}, {y})");
+                // Both forms of the fast test: the same parity wherever they are sure.
+                let (a, a_unsure) = poly.crossings_fast(x, y);
+                let (b, b_unsure) = poly.crossings_fast_scalar(x, y);
+                assert_eq!((a, a_unsure), (b, b_unsure), "at ({x}, {y})");
+                assert!(a_unsure || a == want, "at ({x}, {y})");
             };
             for _ in 0..20000 {
                 check(unit() * 6.0 - 3.0, unit() * 6.0 - 3.0);

@@ -110,7 +110,9 @@ fn intersect_node(node: &obvhs::cwbvh::node::CwBvhNode, r: &WideRay, tmax: f32) 
             let scale = _mm256_set1_ps(f32::from_bits(u32::from(node.e[a]) << 23) * r.inv[a]);
             let off = _mm256_set1_ps((node.p[a] - r.org[a]) * r.inv[a]);
             let (qn, qf) = if r.neg[a] { (qhi, qlo) } else { (qlo, qhi) };
-            t0 = _mm256_max_ps(t0, _mm256_fmadd_ps(lanes(qn), scale, off));
+            // Operands in this order so that a tie with the initial +0 keeps +0 (the stack
+            // sorts distances by their bits).
+            t0 = _mm256_max_ps(_mm256_fmadd_ps(lanes(qn), scale, off), t0);
             t1 = _mm256_min_ps(t1, _mm256_fmadd_ps(lanes(qf), scale, off));
         }
         let hit = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(t0, t1)) as u32;
@@ -223,13 +225,19 @@ pub(crate) fn traverse<const ANY: bool>(
         return;
     }
     // Not zeroed: clearing a stack of this size would cost a tenth of a small scene's ray.
-    let mut stack = [const { MaybeUninit::<(u32, f32)>::uninit() }; STACK];
-    stack[0] = MaybeUninit::new((0, 0.0));
+    // An entry is one `u64`: the entry distance's bits above, the node or leaf below. The
+    // distances are never negative (the node test clamps them at +0), so their bits order
+    // as the distances do and the whole key sorts with one integer compare; one 8-byte
+    // store and load per entry also keeps every stack read store-forwarded.
+    let mut stack = [const { MaybeUninit::<u64>::uninit() }; STACK];
+    stack[0] = MaybeUninit::new(0);
     let mut sp = 1usize;
     while sp > 0 {
         sp -= 1;
         // SAFETY: slots below `sp` have all been written (pushes write before raising `sp`).
-        let (entry, tnear) = unsafe { stack[sp].assume_init() };
+        let key = unsafe { stack[sp].assume_init() };
+        let tnear = f32::from_bits((key >> 32) as u32);
+        let entry = key as u32;
         if tnear > *tmax {
             continue;
         }
@@ -242,9 +250,10 @@ pub(crate) fn traverse<const ANY: bool>(
         }
         let node = &bvh.nodes[entry as usize];
         let (mut mask, near) = intersect_node(node, ray, *tmax);
-        // Hit children, sorted by entry distance, farthest first (so that the nearest is
-        // popped first).
-        let mut ents = [(0u32, 0.0f32); 8];
+        // Hit children go straight onto the stack above `sp`, sorted by entry distance,
+        // farthest lowest (so that the nearest is popped first). One bounds check for the
+        // node's (at most eight) pushes.
+        let run = &mut stack[sp..sp + 8];
         let mut n = 0usize;
         while mask != 0 {
             let i = mask.trailing_zeros() as usize;
@@ -274,19 +283,16 @@ pub(crate) fn traverse<const ANY: bool>(
                 }
                 LEAF | (first << 2) | count
             };
-            let t = near[i];
+            let k = (u64::from(near[i].to_bits()) << 32) | u64::from(e);
             // Insertion into the sorted run (at most eight entries).
             let mut j = n;
-            while j > 0 && ents[j - 1].1 < t {
-                ents[j] = ents[j - 1];
+            // SAFETY: `j - 1 < n`, and the first `n` slots of `run` were written above.
+            while j > 0 && unsafe { run[j - 1].assume_init() } < k {
+                run[j] = run[j - 1];
                 j -= 1;
             }
-            ents[j] = (e, t);
+            run[j] = MaybeUninit::new(k);
             n += 1;
-        }
-        // All eight, whatever `n`: a fixed-length copy has no branch to mispredict.
-        for (slot, e) in stack[sp..sp + 8].iter_mut().zip(&ents) {
-            *slot = MaybeUninit::new(*e);
         }
         sp += n;
     }

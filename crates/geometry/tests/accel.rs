@@ -272,6 +272,10 @@ fn check_same(a: Option<Hit>, b: Option<Hit>, shapes: &[Shape], ray: &Ray) -> Re
             {
                 return Err(format!("prim differs: {x:?} vs {y:?} for {ray:?}"));
             }
+            // The same hit on the same shape: the normal the shape's own test gives.
+            if x.prim == y.prim && x.t == y.t && x.normal != y.normal {
+                return Err(format!("normal differs: {x:?} vs {y:?} for {ray:?}"));
+            }
             Ok(())
         }
         _ => Err(format!("hit/miss differs: {a:?} vs {b:?} for {ray:?}")),
