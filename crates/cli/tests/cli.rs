@@ -313,6 +313,28 @@ const SEQ_OPTS: &[&str] = &[
     "0.2", "-ar", "16", "-seed", "3",
 ];
 
+/// `daylit rpict` on the office with [`SEQ_OPTS`], `args`, and `views` on standard input.
+fn rpict_sequence(args: &[std::ffi::OsString], views: &str) -> Output {
+    use std::io::Write;
+    let mut child = daylit()
+        .arg("rpict")
+        .args(SEQ_OPTS)
+        .args(args)
+        .args(office())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(views.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn rpict_sequence_renders_every_view_from_one_cache() {
     // `-S 7 -o frame%03d.hdr` with two views on standard input: two frames, each with its own
@@ -324,27 +346,11 @@ fn rpict_sequence_renders_every_view_from_one_cache() {
     let views = "-vtv -vp 1.8 6 1.2 -vd 0 -1 0 -vh 60 -vv 60\n\
                  # a comment line\n\
                  -vp 0.9 4.8 1.2 -vd 1 -1 0\n";
-    let mut child = daylit()
-        .arg("rpict")
-        .args(SEQ_OPTS)
-        .args(["-S", "7", "-o"])
-        .arg(&spec)
-        .arg("-af")
-        .arg(&cache)
-        .args(office())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(views.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let mut args: Vec<std::ffi::OsString> = ["-S", "7", "-o"].map(Into::into).to_vec();
+    args.push(spec.into());
+    args.push("-af".into());
+    args.push(cache.clone().into());
+    let o = rpict_sequence(&args, views);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let first = std::fs::read(dir.path().join("frame007.hdr")).unwrap();
     let second = std::fs::read(dir.path().join("frame008.hdr")).unwrap();
@@ -354,22 +360,16 @@ fn rpict_sequence_renders_every_view_from_one_cache() {
     // The second line changes the first view: type and angles carry over.
     assert!(header(&second).contains("VIEW= -vtv -vp 0.9 4.8 1.2 -vd 1 -1 0"));
     assert_ne!(first, second);
-    let (o, alone, err) = {
-        let o = daylit()
-            .arg("rpict")
-            .args(SEQ_OPTS)
-            .args(["-vtv", "-vp", "0.9", "4.8", "1.2", "-vd", "1", "-1", "0"])
-            .args(["-vh", "60", "-vv", "60", "-af"])
-            .arg(&cache)
-            .args(office())
-            .output()
-            .unwrap();
-        let (a, e) = (o.stdout.clone(), text(&o.stderr));
-        (o, a, e)
-    };
+    let (o, _, err) = run(daylit()
+        .arg("rpict")
+        .args(SEQ_OPTS)
+        .args(["-vtv", "-vp", "0.9", "4.8", "1.2", "-vd", "1", "-1", "0"])
+        .args(["-vh", "60", "-vv", "60", "-af"])
+        .arg(&cache)
+        .args(office()));
     assert!(o.status.success(), "{err}");
     let pixels = |b: &[u8]| b[b.windows(2).position(|w| w == b"\n\n").unwrap()..].to_vec();
-    assert_eq!(pixels(&alone), pixels(&second));
+    assert_eq!(pixels(&o.stdout), pixels(&second));
 }
 
 #[test]
@@ -380,25 +380,8 @@ fn rpict_sequence_errors_name_the_problem() {
         ("-vp 1 2\n", "f%d.hdr", "standard input, line 1"),
         ("-vp 1 2 1\n", "frame.hdr", "needs a %d"),
     ] {
-        let mut child = daylit()
-            .arg("rpict")
-            .args(SEQ_OPTS)
-            .args(["-S", "1", "-o"])
-            .arg(dir.path().join(spec))
-            .args(office())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
+        let spec = dir.path().join(spec);
+        let o = rpict_sequence(&["-S".into(), "1".into(), "-o".into(), spec.into()], input);
         assert!(!o.status.success());
         assert!(
             text(&o.stderr).contains(want),
