@@ -36,6 +36,10 @@ fn manifest_options(case: &str, program: &str) -> Vec<String> {
 }
 
 fn renderer(case: &str, program: &str) -> Renderer {
+    renderer_seeded(case, program, 1)
+}
+
+fn renderer_seeded(case: &str, program: &str, seed: u64) -> Renderer {
     let dir = root().join("scenes").join(case);
     let files: Vec<PathBuf> = std::fs::read_to_string(dir.join("scene_files.txt"))
         .unwrap()
@@ -54,7 +58,13 @@ fn renderer(case: &str, program: &str) -> Renderer {
     while i < words.len() {
         i += opts.parse_arg(&words, i).unwrap().max(1);
     }
-    opts.seed = 1;
+    if let Some(&(_, _, ad)) = FEWER_DIVISIONS
+        .iter()
+        .find(|(c, p, _)| *c == case && *p == program)
+    {
+        opts.ad = ad;
+    }
+    opts.seed = seed;
     let raypath = daylit_cal::RayPath::new([dir]);
     Renderer::new(scene, compiled, opts, &raypath).unwrap()
 }
@@ -92,16 +102,20 @@ fn sensors(case: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Room cases held to the issue's tolerances except where listed: (case, MARD, p95). The
-/// rough-metal golden itself is not converged (two RADIANCE runs at the golden's options differ
-/// by up to 8 % per sensor, measured), so that case stays open in issue 3.
-const LOOSER: &[(&str, f64, f64)] = &[("10_rough_metal", 0.08, 0.20)];
+/// Cases whose converged golden took more ambient divisions than a test can spend: daylit
+/// renders them at this `-ad` instead (case, program, `-ad`). Rough metal in the sun: the
+/// sun's glossy reflection reaches the sensors through one ambient sample of a ceiling point,
+/// so both renderers need many samples; its sensor golden has 64× those of the other rooms
+/// (validation/README.md).
+const FEWER_DIVISIONS: &[(&str, &str, u32)] = &[("10_rough_metal", "rtrace", 65536)];
+
+/// Cases whose golden picture is the mean of several RADIANCE runs: daylit averages this many
+/// seeds. Rough metal: a pixel seen in the glossy panel takes one random specular sample, which
+/// more ambient divisions do not smooth (validation/README.md).
+const PICTURE_SEEDS: &[(&str, u64)] = &[("10_rough_metal", 4)];
 
 fn check_room_sensors(case: &str) {
-    let (max_mard, max_p95) = LOOSER
-        .iter()
-        .find(|(c, _, _)| *c == case)
-        .map_or((0.02, 0.05), |&(_, m, p)| (m, p));
+    let (max_mard, max_p95) = (0.02, 0.05);
     let pairs = sensors(case);
     let mut errs: Vec<f64> = pairs
         .iter()
@@ -126,7 +140,6 @@ fn check_analytic(case: &str) {
 }
 
 fn check_room_image(case: &str) {
-    let r = renderer(case, "rpict");
     let dir = root().join("scenes").join(case);
     let vf = std::fs::read_to_string(dir.join("view.vf")).unwrap();
     let words: Vec<&str> = vf
@@ -137,17 +150,28 @@ fn check_room_image(case: &str) {
     let frame = view.frame().unwrap();
     let gold = HdrImage::read(&root().join("goldens").join(case).join("view.hdr")).unwrap();
     let (w, h) = (gold.width, gold.height);
-    let lum: Vec<f64> = (0..w * h)
-        .into_par_iter()
-        .map(|k| {
-            let (col, row) = (k % w, k / w);
-            let mut ctx = r.ctx(k as u64);
-            match frame.pixel_ray(w, h, col, row) {
-                Some(ray) => lux(r.radiance(ray.origin, ray.dir, &mut ctx).value),
-                None => 0.0,
-            }
-        })
-        .collect();
+    let seeds = PICTURE_SEEDS
+        .iter()
+        .find(|(c, _)| *c == case)
+        .map_or(1, |&(_, n)| n);
+    let mut lum = vec![0.0; w * h];
+    for seed in 1..=seeds {
+        let r = renderer_seeded(case, "rpict", seed);
+        let one: Vec<f64> = (0..w * h)
+            .into_par_iter()
+            .map(|k| {
+                let (col, row) = (k % w, k / w);
+                let mut ctx = r.ctx(k as u64);
+                match frame.pixel_ray(w, h, col, row) {
+                    Some(ray) => lux(r.radiance(ray.origin, ray.dir, &mut ctx).value),
+                    None => 0.0,
+                }
+            })
+            .collect();
+        for (l, v) in lum.iter_mut().zip(one) {
+            *l += v / seeds as f64;
+        }
+    }
     let map = tregenza::PatchMap::new(&frame, w, h);
     let cmp = tregenza::compare(&map, &lum, &gold.luminance_image()).unwrap();
     eprintln!(
@@ -160,10 +184,8 @@ fn check_room_image(case: &str) {
         "{case}: MBE_rel {:.2}%",
         100.0 * cmp.mbe_rel
     );
-    // Rough metal in the sun: per-patch noise of both renderers at -ad 512 (see LOOSER).
-    let max_rmse = if case == "10_rough_metal" { 0.09 } else { 0.05 };
     assert!(
-        cmp.rmse_rel <= max_rmse,
+        cmp.rmse_rel <= 0.05,
         "{case}: RMSE_rel {:.2}%",
         100.0 * cmp.rmse_rel
     );
