@@ -14,27 +14,29 @@ use rand::Rng;
 /// give a Hessian.
 const MIN_DIVS: usize = 7;
 
-/// A cached irradiance value with its validity ellipse.
+/// A cached irradiance value with its validity ellipse. Laid out in the order a lookup reads
+/// it, so that the records it rejects (most of those it tests) cost one cache line.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct Record {
     /// Where it was computed.
     pub pos: DVec3,
     /// The unit normal of the sampled side.
     pub normal: DVec3,
+    /// The ray weight the record was made for (RADIANCE's `AVGREFL^level`).
+    pub weight: f64,
+    /// Validity radii along `u` and `v` (multiplied by `-aa` when tested).
+    pub rad: [f64; 2],
     /// Unit axis of the first radius (the minor one).
     pub u: DVec3,
     /// Unit axis of the second radius (`normal × u`).
     pub v: DVec3,
-    /// Validity radii along `u` and `v` (multiplied by `-aa` when tested).
-    pub rad: [f64; 2],
     /// Relative change of the value per unit displacement along `u` and `v`.
     pub gpos: [f64; 2],
     /// Relative change of the value per radian of normal rotation toward `u` and `v`.
     pub gdir: [f64; 2],
     /// The ambient value: mean radiance of the hemisphere (irradiance / π), RGB.
     pub val: DVec3,
-    /// The ray weight the record was made for (RADIANCE's `AVGREFL^level`).
-    pub weight: f64,
     /// Directions (32 sectors of the angle from `u` toward `v`) in which the hemisphere saw
     /// an occluder inside the validity ellipse: lookups from there are tested for a light
     /// leak (RADIANCE's `ambcorral`; 0 when none).
