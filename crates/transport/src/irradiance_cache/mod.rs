@@ -399,13 +399,16 @@ impl Renderer {
         for a in 0..nl {
             let c = self.geometry(a, n, &primary, points.last());
             st.candidates[a] = c.len();
-            let keep = select::select(&c, params.coarse_spacing(a));
+            // The two selections run side by side: each is serial within its cells, and at
+            // the coarse spacing there are few cells.
+            let (keep, thin) = rayon::join(
+                || select::select(&c, params.coarse_spacing(a)),
+                || (a > 0).then(|| select::select(&c, THIN_SPACING * params.fine_spacing(a))),
+            );
             points.push(keep.into_iter().map(|i| c[i]).collect());
-            if a > 0 {
-                let k = select::select(&c, THIN_SPACING * params.fine_spacing(a));
-                cands.push(k.into_iter().map(|i| c[i]).collect());
-            } else {
-                cands.push(c);
+            match thin {
+                Some(k) => cands.push(k.into_iter().map(|i| c[i]).collect()),
+                None => cands.push(c),
             }
         }
         st.seconds[0] = t.elapsed().as_secs_f64();
