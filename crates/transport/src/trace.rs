@@ -346,6 +346,19 @@ impl Renderer {
         let Some(mat_id) = sm.material else {
             return DVec3::ZERO;
         };
+        // Geometry sampling for the irradiance cache keeps only where rays land: an emitter
+        // ends the ray, so its patterns (a sky's brightness function) need not be evaluated.
+        if ctx.collect.is_some()
+            && matches!(
+                self.mods.material(mat_id),
+                Material::Light {
+                    kind: LightKind::Light | LightKind::Glow(_) | LightKind::Spot(_),
+                    ..
+                }
+            )
+        {
+            return DVec3::ZERO;
+        }
         let (a, b) = sm.pats;
         for &p in &self.pattern_pool[a as usize..b as usize] {
             self.pattern(p)
