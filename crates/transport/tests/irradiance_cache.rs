@@ -202,7 +202,8 @@ fn office_overcast_sensors() {
 #[test]
 fn office_overcast_sensors_aa_005() {
     // Four RADIANCE runs against four daylit seeds: a single run's p95 (the second-worst of 32
-    // sensors) moves by several % between runs. Measured: daylit MARD 2.38 %, p95 8.96 %; RADIANCE 2.49 %, 8.52 %.
+    // sensors) moves by several % between runs. Measured: daylit MARD 2.38 %, p95 8.96 %;
+    // RADIANCE 2.49 %, 8.52 %.
     check_sensors(
         "06_office_overcast",
         "0.05",
