@@ -38,10 +38,10 @@ fn axis_bin(n: DVec3) -> usize {
 struct Node {
     lo: DVec3,
     hi: DVec3,
-    /// Leaf: first entry; inner: index of the second child (the first follows this node).
+    /// Leaf: its record; inner: index of the second child (the first follows this node).
     start: u32,
-    /// Entries in a leaf; 0 for an inner node.
-    count: u32,
+    /// One record, no children.
+    leaf: bool,
     /// The largest record weight below.
     wmax: f64,
 }
@@ -118,9 +118,9 @@ fn f32_out(x: f64, up: bool) -> f32 {
 /// Turns the binary subtree at `b` into wide nodes (appended to `wide`); returns its index.
 /// Each wide node takes the binary nodes below it, opening the widest inner one, until it
 /// has eight children or only leaves.
-fn widen(bin: &[Node], order: &[u32], b: u32, wide: &mut Vec<Wide>) -> u32 {
+fn widen(bin: &[Node], b: u32, wide: &mut Vec<Wide>) -> u32 {
     let mut kids = vec![b];
-    if bin[b as usize].count == 0 {
+    if !bin[b as usize].leaf {
         kids = vec![b + 1, bin[b as usize].start];
         while kids.len() < WIDTH {
             let area = |n: &Node| {
@@ -130,7 +130,7 @@ fn widen(bin: &[Node], order: &[u32], b: u32, wide: &mut Vec<Wide>) -> u32 {
             let Some((k, _)) = kids
                 .iter()
                 .enumerate()
-                .filter(|(_, &c)| bin[c as usize].count == 0)
+                .filter(|(_, &c)| !bin[c as usize].leaf)
                 .max_by(|a, b| area(&bin[*a.1 as usize]).total_cmp(&area(&bin[*b.1 as usize])))
             else {
                 break;
@@ -150,11 +150,11 @@ fn widen(bin: &[Node], order: &[u32], b: u32, wide: &mut Vec<Wide>) -> u32 {
     });
     for (k, &c) in kids.iter().enumerate() {
         let n = bin[c as usize];
-        let child = if n.count == 0 {
-            widen(bin, order, c, wide)
+        let child = if !n.leaf {
+            widen(bin, c, wide)
         } else {
             wide[me].leaf |= 1 << k;
-            order[n.start as usize]
+            n.start
         };
         let w = &mut wide[me];
         for a in 0..3 {
@@ -223,7 +223,6 @@ fn build(
     boxes: &[(DVec3, DVec3)],
     records: &[Record],
     order: &mut [u32],
-    base: u32,
     nodes: &mut Vec<Node>,
 ) -> u32 {
     let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
@@ -237,8 +236,8 @@ fn build(
     nodes.push(Node {
         lo,
         hi,
-        start: base,
-        count: order.len() as u32,
+        start: order[0],
+        leaf: order.len() == 1,
         wmax,
     });
     if order.len() == 1 {
@@ -263,10 +262,8 @@ fn build(
         centre(a)[axis].total_cmp(&centre(b)[axis]).then(a.cmp(&b))
     });
     let (left, right) = order.split_at_mut(mid);
-    build(boxes, records, left, base, nodes);
-    let second = build(boxes, records, right, base + mid as u32, nodes);
-    nodes[me as usize].start = second;
-    nodes[me as usize].count = 0;
+    build(boxes, records, left, nodes);
+    nodes[me as usize].start = build(boxes, records, right, nodes);
     me
 }
 
@@ -292,8 +289,8 @@ impl Level {
                 .fold(1.0f64, f64::min)
                 .clamp(-1.0, 1.0);
             let mut nodes = Vec::new();
-            build(&boxes, &records, &mut idx, 0, &mut nodes);
-            let root = widen(&nodes, &idx, 0, &mut wide);
+            build(&boxes, &records, &mut idx, &mut nodes);
+            let root = widen(&nodes, 0, &mut wide);
             bins.push(Bin {
                 axis,
                 cone: (c, (1.0 - c * c).max(0.0).sqrt()),
