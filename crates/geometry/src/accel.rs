@@ -32,6 +32,12 @@ const CWBVH_MAX_DEPTH: usize = wide::MAX_DEPTH;
 /// stay in the L2 cache, where prefetches are only extra instructions.
 const PREFETCH_ABOVE: usize = 1 << 20;
 
+/// Most shapes kept out of the tree as outliers (each is tested on every ray).
+const MAX_OUTLIERS: usize = 4;
+
+/// Leaving outliers out of the tree must shrink its box's diagonal at least this much.
+const OUTLIER_SHRINK: f64 = 4.0;
+
 /// The closest intersection found by a query.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hit {
@@ -89,9 +95,15 @@ enum Tree {
 
 /// A hierarchy over shapes answering closest-hit and any-hit queries. `Send + Sync`.
 pub struct Accel {
-    /// Shapes in tree order, so that a leaf's shapes sit next to each other in memory.
+    /// The tree's shapes, then the outliers (`shapes[in_tree..]`). The tree's shapes are
+    /// in leaf order when `leaf_order` is set, so that a leaf's shapes sit next to each other
+    /// in memory.
     shapes: Vec<Shape>,
-    /// For each shape in tree order, its index in the vector given to [`Accel::build`]
+    /// Shapes indexed by the tree; the rest are tested on every ray.
+    in_tree: usize,
+    /// The tree's leaves address `shapes` directly (else through `primitive_indices`).
+    leaf_order: bool,
+    /// For each position in `shapes`, its index in the vector given to [`Accel::build`]
     /// (empty: the same order).
     orig: Vec<u32>,
     /// Inverse of `orig`.
@@ -129,15 +141,30 @@ impl Accel {
 
     /// Builds the hierarchy in parallel with explicit options.
     pub fn build_with(shapes: Vec<Shape>, opts: AccelOptions) -> Accel {
-        let bounds: Vec<(DVec3, DVec3)> = shapes.par_iter().map(Shape::bounds).collect();
-        let (lo, hi) = bounds.par_iter().copied().reduce(
-            || (DVec3::INFINITY, DVec3::NEG_INFINITY),
-            |a, b| (a.0.min(b.0), a.1.max(b.1)),
-        );
+        let mut shapes = shapes;
+        let mut bounds: Vec<(DVec3, DVec3)> = shapes.par_iter().map(Shape::bounds).collect();
+        let (lo, hi) = union(&bounds, &[]);
+        let outliers = outliers(&bounds);
+        let mut orig = Vec::new();
+        if !outliers.is_empty() {
+            // The tree's shapes first, in their order, then the outliers.
+            orig = (0..shapes.len() as u32)
+                .filter(|i| !outliers.contains(i))
+                .chain(outliers.iter().copied())
+                .collect();
+            shapes = permuted(shapes, &orig);
+            bounds = orig.iter().map(|&o| bounds[o as usize]).collect();
+        }
+        let in_tree = shapes.len() - outliers.len();
+        bounds.truncate(in_tree);
+        let (tlo, thi) = union(&bounds, &[]);
+        let pos = inverse(&orig);
         let mut accel = Accel {
             shapes,
-            orig: Vec::new(),
-            pos: Vec::new(),
+            in_tree,
+            leaf_order: false,
+            orig,
+            pos,
             tree: Tree::Empty,
             lo,
             hi,
@@ -150,6 +177,7 @@ impl Accel {
         if accel.shapes.is_empty() {
             return accel;
         }
+        let (lo, hi) = (tlo, thi);
         let center = (lo + hi) * 0.5;
         let half = ((hi - lo) * 0.5).max_element();
         // 2^-17 of the scene size is ~128 f32 ulps: far above every f32 error in the
@@ -192,7 +220,7 @@ impl Accel {
         }
         // obvhs's compressed tree of a lone flat shape (a box of no thickness) misses every
         // ray; one shape gains nothing from it anyway.
-        let use_cw = opts.layout == BvhLayout::Cwbvh && accel.shapes.len() > 1;
+        let use_cw = opts.layout == BvhLayout::Cwbvh && accel.in_tree > 1;
         if use_cw {
             let cw = bvh2_to_cwbvh(&bvh2, opts.max_prims_per_leaf.clamp(1, 3), true, false);
             if cwbvh_depth(&cw) <= CWBVH_MAX_DEPTH && cw.primitive_indices.len() < wide::MAX_PRIMS {
@@ -222,57 +250,57 @@ impl Accel {
     /// referred to exactly once, i.e. without pre-splits): incoherent rays then touch one
     /// cache line run per leaf instead of scattered shapes.
     fn reorder(&mut self) {
-        let idx = match &mut self.tree {
-            Tree::Cw(b) => &mut b.primitive_indices,
-            Tree::Bin(b) => &mut b.primitive_indices,
+        let idx = match &self.tree {
+            Tree::Cw(b) => &b.primitive_indices,
+            Tree::Bin(b) => &b.primitive_indices,
             Tree::Empty => return,
         };
-        let n = self.shapes.len();
-        if idx.len() != n {
-            return;
-        }
-        let mut seen = vec![false; n];
-        if !idx
-            .iter()
-            .all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true))
+        let (n, m) = (self.shapes.len(), self.in_tree);
+        let mut seen = vec![false; m];
+        if idx.len() != m
+            || !idx
+                .iter()
+                .all(|&i| (i as usize) < m && !std::mem::replace(&mut seen[i as usize], true))
         {
             return;
         }
-        let mut slots: Vec<Option<Shape>> = std::mem::take(&mut self.shapes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.shapes = crate::pages::collect_on_huge_pages(
-            n,
-            idx.iter().filter_map(|&o| slots[o as usize].take()),
-        );
-        let mut pos = vec![0u32; n];
-        for (k, &o) in idx.iter().enumerate() {
-            pos[o as usize] = k as u32;
-        }
-        self.orig = std::mem::replace(idx, (0..n as u32).collect());
-        self.pos = pos;
+        // Tree positions, then the outliers where they were.
+        let order: Vec<u32> = idx.iter().copied().chain(m as u32..n as u32).collect();
+        self.shapes = permuted(std::mem::take(&mut self.shapes), &order);
+        self.orig = order.iter().map(|&o| self.original(o)).collect();
+        self.pos = inverse(&self.orig);
+        self.set_primitive_indices((0..m as u32).collect());
+        self.leaf_order = true;
     }
 
-    /// Tree position of the shape in CWBVH primitive slot `k` (the same after `reorder`).
+    /// Replaces the tree's leaf-to-shape map.
+    fn set_primitive_indices(&mut self, idx: Vec<u32>) {
+        match &mut self.tree {
+            Tree::Cw(b) => b.primitive_indices = idx,
+            Tree::Bin(b) => b.primitive_indices = idx,
+            Tree::Empty => {}
+        }
+    }
+
+    /// Position in `shapes` of the shape in CWBVH primitive slot `k`.
     #[inline(always)]
     fn leaf_shape(&self, bvh: &CwBvh, k: usize) -> u32 {
-        if self.orig.is_empty() {
-            bvh.primitive_indices[k]
-        } else {
+        if self.leaf_order {
             k as u32
+        } else {
+            bvh.primitive_indices[k]
         }
     }
 
     /// Starts loading the shapes of a leaf that traversal will probably test soon.
     #[inline(always)]
     fn prefetch_leaf(&self, first: usize, n: usize) {
-        if !self.orig.is_empty() {
+        if self.leaf_order {
             wide::prefetch_run(&self.shapes, first, n);
         }
     }
 
-    /// The index given to [`Accel::build`] of the shape at tree position `k`.
+    /// The index given to [`Accel::build`] of the shape at position `k` in `shapes`.
     #[inline]
     fn original(&self, k: u32) -> u32 {
         if self.orig.is_empty() {
@@ -284,7 +312,7 @@ impl Accel {
 
     /// Splits the boxes of large triangles (obvhs's tuned preset), padded like the rest.
     fn pre_split(&self, aabbs: &mut Vec<Aabb>, indices: &mut Vec<u32>) {
-        let tri_ids: Vec<u32> = (0..self.shapes.len() as u32)
+        let tri_ids: Vec<u32> = (0..self.in_tree as u32)
             .filter(|&i| matches!(self.shapes[i as usize], Shape::Triangle(_)))
             .collect();
         if tri_ids.is_empty() {
@@ -348,6 +376,12 @@ impl Accel {
         self.shapes.len()
     }
 
+    /// Number of shapes in the tree. The others, a few shapes far larger than the rest of
+    /// the scene together (a ground plane around a building), are tested on every ray.
+    pub fn tree_len(&self) -> usize {
+        self.in_tree
+    }
+
     /// True when there are no shapes.
     pub fn is_empty(&self) -> bool {
         self.shapes.is_empty()
@@ -388,7 +422,6 @@ impl Accel {
         tmax: f64,
         filter: impl FnMut(u32) -> bool,
     ) -> Option<Hit> {
-        let p = self.prepare(ray, tmin, tmax)?;
         let mut c = Closest {
             accel: self,
             ray,
@@ -397,10 +430,23 @@ impl Accel {
             best_t: tmax,
             best_k: u32::MAX,
             best_prim: u32::MAX,
-            ts: p.ts,
+            ts: 0.0,
             pad32: self.pad as f32,
             filter,
         };
+        if let Some(p) = self.prepare(ray, tmin, tmax) {
+            c.ts = p.ts;
+            self.closest_in_tree(&p, &mut c);
+        }
+        for k in self.in_tree..self.shapes.len() {
+            c.test(k as u32);
+        }
+        c.hit()
+    }
+
+    /// The tree's part of a closest-hit query.
+    #[inline(always)]
+    fn closest_in_tree<F: FnMut(u32) -> bool>(&self, p: &Prepared, c: &mut Closest<'_, F>) {
         match &self.tree {
             Tree::Empty => {}
             Tree::Cw(bvh) => {
@@ -442,7 +488,6 @@ impl Accel {
                 });
             }
         }
-        c.hit()
     }
 
     /// True if anything is hit with `tmin < t < tmax` (shadow query; stops at the first).
@@ -458,12 +503,18 @@ impl Accel {
         tmax: f64,
         mut filter: impl FnMut(u32) -> bool,
     ) -> bool {
-        let Some(p) = self.prepare(ray, tmin, tmax) else {
-            return false;
-        };
         let mut test = |k: u32| {
             self.shapes[k as usize].intersect(ray, tmin, tmax).is_some() && filter(self.original(k))
         };
+        let in_tree = self
+            .prepare(ray, tmin, tmax)
+            .is_some_and(|p| self.any_in_tree(&p, &mut test));
+        in_tree || (self.in_tree..self.shapes.len()).any(|k| test(k as u32))
+    }
+
+    /// The tree's part of an any-hit query: true if `test` accepts a shape.
+    #[inline(always)]
+    fn any_in_tree(&self, p: &Prepared, mut test: impl FnMut(u32) -> bool) -> bool {
         match &self.tree {
             Tree::Empty => false,
             Tree::Cw(bvh) => {
@@ -625,6 +676,69 @@ pub fn brute_force_closest(shapes: &[Shape], ray: &Ray, tmin: f64, tmax: f64) ->
         }
     }
     best
+}
+
+/// The shapes in the order `order` (a permutation of their positions) gives.
+fn permuted(shapes: Vec<Shape>, order: &[u32]) -> Vec<Shape> {
+    let mut slots: Vec<Option<Shape>> = shapes.into_iter().map(Some).collect();
+    crate::pages::collect_on_huge_pages(
+        order.len(),
+        order.iter().filter_map(|&o| slots[o as usize].take()),
+    )
+}
+
+/// The inverse of a permutation.
+fn inverse(order: &[u32]) -> Vec<u32> {
+    let mut inv = vec![0u32; order.len()];
+    for (k, &o) in order.iter().enumerate() {
+        inv[o as usize] = k as u32;
+    }
+    inv
+}
+
+/// Union of the boxes, leaving out those at the positions in `skip`.
+fn union(bounds: &[(DVec3, DVec3)], skip: &[u32]) -> (DVec3, DVec3) {
+    bounds
+        .par_iter()
+        .enumerate()
+        .filter(|(i, _)| !skip.contains(&(*i as u32)))
+        .map(|(_, b)| *b)
+        .reduce(
+            || (DVec3::INFINITY, DVec3::NEG_INFINITY),
+            |a, b| (a.0.min(b.0), a.1.max(b.1)),
+        )
+}
+
+/// Shapes to keep out of the tree: a few shapes far larger than the rest of the scene
+/// together (a ground disk or plane around a building). Left in, they set the tree's
+/// scale: a compressed node quantises its children's boxes to 1/255 of its own, so a
+/// 40 m ground ring coarsens every box of the room it contains to half a metre. Taken
+/// out, each costs one extra test per ray. Among the largest `MAX_OUTLIERS` boxes, the
+/// largest k go out where that shrinks the remaining box `OUTLIER_SHRINK` times more than
+/// a smaller k does.
+fn outliers(bounds: &[(DVec3, DVec3)]) -> Vec<u32> {
+    let diag = |b: &(DVec3, DVec3)| (b.1 - b.0).length();
+    // Indices of the largest boxes, largest first.
+    let mut largest: Vec<u32> = Vec::with_capacity(MAX_OUTLIERS + 1);
+    for (i, b) in bounds.iter().enumerate() {
+        let d = diag(b);
+        let at = largest.partition_point(|&j| diag(&bounds[j as usize]) >= d);
+        if at < MAX_OUTLIERS {
+            largest.insert(at, i as u32);
+            largest.truncate(MAX_OUTLIERS);
+        }
+    }
+    // Every shape an outlier would leave no tree; NaN sizes (empty boxes) take none out.
+    largest.truncate(bounds.len().saturating_sub(1));
+    let (mut best, mut best_diag) = (0, diag(&union(bounds, &[])));
+    for k in 1..=largest.len() {
+        let d = diag(&union(bounds, &largest[..k]));
+        if d * OUTLIER_SHRINK <= best_diag {
+            (best, best_diag) = (k, d);
+        }
+    }
+    largest.truncate(best);
+    largest
 }
 
 /// Largest `f32` not above `x`.

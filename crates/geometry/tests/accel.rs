@@ -454,3 +454,75 @@ fn single_flat_shape() {
         }
     }
 }
+
+/// A building in a landscape: one cluster, with a ground disk, a ground polygon and a sky
+/// bubble each far larger than it, given first, in the middle and last. They are kept out
+/// of the tree; every query must still agree with brute force, including rays that miss the
+/// cluster's box (from far off) and filters on the outliers.
+#[test]
+fn outliers_outside_the_tree_match_brute_force() {
+    let mut rng = Rng::new(11);
+    let mut shapes: Vec<Shape> = vec![Ring::new(v(5., 5., -0.01), v(0., 0., 1.), 0., 2e3)
+        .unwrap()
+        .into()];
+    cluster(&mut rng, v(0., 0., 0.), &mut shapes);
+    let mid = shapes.len() / 2;
+    let ground = Polygon::new(vec![
+        v(-1e4, -1e4, -0.5),
+        v(1e4, -1e4, -0.5),
+        v(1e4, 1e4, -0.5),
+        v(-1e4, 1e4, -0.5),
+    ])
+    .unwrap();
+    shapes.insert(mid, ground.into());
+    shapes.push(Sphere::new(v(5., 5., 0.), 1e5, true).unwrap().into());
+    let big = [0u32, mid as u32, shapes.len() as u32 - 1];
+    let accel = Accel::build(shapes.clone());
+    assert_eq!(accel.tree_len(), shapes.len() - 3);
+    for (i, s) in shapes.iter().enumerate() {
+        assert_eq!(accel.shape(i as u32), s);
+    }
+    let reference = Reference::new(&shapes);
+    // The scene without each outlier (a shape never hit in its place keeps indices aligned).
+    let without = big.map(|skip| {
+        let mut rest = shapes.clone();
+        rest[skip as usize] = Sphere::new(v(1e9, 1e9, 1e9), 1.0, false).unwrap().into();
+        rest
+    });
+    let mut outlier_hits = 0;
+    for i in 0..200_000u64 {
+        let o = match i % 4 {
+            0 => rng.vec(v(-3e3, -3e3, -1.0), v(3e3, 3e3, 3e3)),
+            _ => rng.vec(v(-3., -3., -0.4), v(13., 13., 13.)),
+        };
+        let d = if i % 3 == 0 {
+            (rng.vec(v(0., 0., 0.), v(10., 10., 10.)) - o).normalize()
+        } else {
+            rng.dir()
+        };
+        let ray = Ray::new(o, d);
+        let (tmin, tmax) = if i % 5 == 0 {
+            (0.0, rng.range(1.0, 50.0))
+        } else {
+            (0.0, f64::INFINITY)
+        };
+        let got = accel.closest_hit(&ray, tmin, tmax);
+        let want = reference.closest(&ray, tmin, tmax);
+        check_same(got, want, &shapes, &ray).unwrap();
+        assert_eq!(accel.any_hit(&ray, tmin, tmax), want.is_some());
+        if let Some(h) = got.filter(|h| big.contains(&h.prim)) {
+            outlier_hits += 1;
+            // Without the outlier hit, the next one agrees with brute force.
+            let skip = h.prim;
+            let got = accel.closest_hit_filtered(&ray, tmin, tmax, |p| p != skip);
+            let rest = &without[big.iter().position(|&b| b == skip).unwrap()];
+            let want = brute_force_closest(rest, &ray, tmin, tmax);
+            check_same(got, want, &shapes, &ray).unwrap();
+            assert_eq!(
+                accel.any_hit_filtered(&ray, tmin, tmax, |p| p != skip),
+                want.is_some()
+            );
+        }
+    }
+    assert!(outlier_hits > 20_000, "only {outlier_hits} outlier hits");
+}
