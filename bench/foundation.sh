@@ -9,15 +9,20 @@
 # writes them as RADIANCE binary float input; RADIANCE casts the same rays with
 # `rtrace -h -ff -oL` (first-hit distance only: rtrace just casts rays, no shading).
 # RADIANCE's load time (rtrace on a one-ray file) is measured separately and subtracted to
-# get its ray rate. Every timing is the best of $REPS rounds (default 3; the machine is
-# shared), with daylit's and RADIANCE's runs interleaved so that both see the same load.
-# Work files go in bench-out/foundation/. Environment: REPS, RAYS, TRIS.
+# get its ray rate. Every timing is the best of $REPS rounds (default 3; the office, whose
+# rounds take seconds, $OFFICE_REPS, default 9; the machine is shared), with daylit's and
+# RADIANCE's runs interleaved so that both see the same load. Each round's one-thread ratio
+# (daylit's rate over RADIANCE's rate in the same round) is kept too, and their median is
+# reported: on a shared machine it moves less than a ratio of two bests, which can come from
+# different rounds. Work files go in bench-out/foundation/. Environment: REPS, OFFICE_REPS,
+# RAYS, TRIS.
 set -euo pipefail
 export LC_ALL=C
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 REPS=${REPS:-3}
+OFFICE_REPS=${OFFICE_REPS:-9}
 RAYS=${RAYS:-1000000}
 TRIS=${TRIS:-1000000}
 out="$root/bench-out/foundation"
@@ -74,7 +79,7 @@ daylit_once() {
     log "daylit results changed between runs: hits $D_hits vs $hits, fingerprint $D_fp vs $fp"
     exit 1
   fi
-  D_shapes=$shapes D_hits=$hits D_threads=$threads D_fp=$fp
+  D_shapes=$shapes D_hits=$hits D_threads=$threads D_fp=$fp D_round=$c1
   D_lb=$(minv "$lb" "$D_lb")
   for f in c1 cn a1 an; do
     local cur="D_$f"
@@ -96,7 +101,11 @@ radiance_once() {
   R_loadp=$(minv "$(timed 1 "$rt < '$out/$tag.one.f32' > /dev/null & $rt < '$out/$tag.one.f32' > /dev/null & wait")" "$R_loadp")
   R_totp=$(minv "$(timed 1 "$rt < '$out/$tag.a.f32' > '$out/$tag.radA.f32' & $rt < '$out/$tag.b.f32' > '$out/$tag.radB.f32' & wait")" "$R_totp")
   R_load1=$(minv "$(timed 1 "rtrace -h -ff -oL -n 1 '$oct' < '$out/$tag.one.f32' > /dev/null")" "$R_load1")
-  R_tot1=$(minv "$(timed 1 "rtrace -h -ff -oL -n 1 '$oct' < '$out/$tag.f32' > '$out/$tag.rad1.f32'")" "$R_tot1")
+  local t1
+  t1=$(timed 1 "rtrace -h -ff -oL -n 1 '$oct' < '$out/$tag.f32' > '$out/$tag.rad1.f32'")
+  R_tot1=$(minv "$t1" "$R_tot1")
+  # This round's one-thread ratio (start-up: the best one-ray run so far).
+  PAIRS+=("$(calc "$D_round * ($t1 - $R_load1) / ($RAYS / 1e6)" 3)")
   R_load2=$(minv "$(timed 1 "rtrace -h -ff -oL -n 2 '$oct' < '$out/$tag.one.f32' > /dev/null")" "$R_load2")
   R_tot2=$(minv "$(timed 1 "rtrace -h -ff -oL -n 2 '$oct' < '$out/$tag.f32' > '$out/$tag.rad2.f32'")" "$R_tot2")
   log "best so far: rtrace -n 1: start-up $R_load1 s, total $R_tot1 s;  -n 2: $R_load2 s, $R_tot2 s;  2 processes: $R_loadp s, $R_totp s"
@@ -123,23 +132,25 @@ print(hits(a), sum(1 for d in a if d == 0), len(a), hits(b), hits(c))' \
   fi
 }
 
-# measure TAG OCTREE DAYLIT_ARGS...: $REPS rounds of daylit then RADIANCE, interleaved so that
-# both see the same machine load; every figure is the best over the rounds.
+# measure TAG OCTREE ROUNDS DAYLIT_ARGS...: ROUNDS rounds of daylit then RADIANCE, interleaved
+# so that both see the same machine load; every figure is the best over the rounds, and PAIRS
+# holds each round's one-thread ratio.
 measure() {
-  local tag=$1 oct=$2 i
-  shift 2
+  local tag=$1 oct=$2 rounds=$3 i
+  shift 3
+  PAIRS=()
   D_lb="" D_c1="" D_cn="" D_a1="" D_an="" D_hits="" D_shapes="" D_threads="" D_fp=""
   R_load1="" R_tot1="" R_load2="" R_tot2="" R_loadp="" R_totp=""
   rm -f "$out/$tag.f32"
-  for ((i = 0; i < REPS; i++)); do
-    log "-- $tag round $((i + 1))/$REPS"
+  for ((i = 0; i < rounds; i++)); do
+    log "-- $tag round $((i + 1))/$rounds"
     daylit_once "$tag" "$@"
     radiance_once "$tag" "$oct"
   done
   radiance_hits "$tag"
 }
 
-declare -A ROW ANY AGREE LOADS
+declare -A ROW ANY AGREE LOADS PAIRED
 # record TAG: stores the report lines for a scene from the D_ and R_ variables.
 record() {
   local tag=$1 n rr1 rr2 rl1 rl2 rrn diff
@@ -155,6 +166,10 @@ record() {
     printf '%-7s %7s %7s %6s %9s %6s %6sx %9s %6sx' "$tag" 2 "$D_cn" "$(calc "$D_cn / 2")" \
       "$rr2" "$(calc "$rr2 / 2" 3)" "$(calc "$D_cn / $rr2" 1)" "$rl2" "$(calc "$D_cn / $rl2" 1)"
   )
+  PAIRED[$tag]=$(printf '%s\n' "${PAIRS[@]}" | sort -g | awk -v tag="$tag" '
+    { v[NR] = $1 }
+    END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+          printf "%-7s one thread, ratio within each round: median %.1fx, range %.1f-%.1fx over %d rounds", tag, m, v[1], v[NR], NR }')
   ANY[$tag]=$(printf '%-7s daylit any-hit: 1 thread %s, %s threads %s Mrays/s;  RADIANCE rtrace -n 2: %s Mrays/s (%s with start-up)' \
     "$tag" "$D_a1" "$D_threads" "$D_an" "$rrn" "$(calc "$n / $R_tot2" 3)")
   diff=$((D_hits > R_hits ? D_hits - R_hits : R_hits - D_hits))
@@ -177,7 +192,7 @@ log "== mesh: RADIANCE obj2mesh + oconv"
 t_obj2mesh=$(timed "$REPS" "obj2mesh -a '$out/mats.rad' '$out/mesh.obj' '$out/mesh.rtm'")
 t_oconv=$(timed "$REPS" "oconv '$out/mats.rad' '$out/inst.rad' > '$out/mesh.oct'")
 log "== mesh: daylit bench-rays and RADIANCE rtrace"
-measure mesh "$out/mesh.oct" "$out/mats.rad" "$out/mesh.obj"
+measure mesh "$out/mesh.oct" "$REPS" "$out/mats.rad" "$out/mesh.obj"
 mesh_lb=$D_lb mesh_shapes=$D_shapes
 record mesh
 
@@ -186,7 +201,7 @@ office=(examples/office/sky.rad examples/office/office.rad)
 log "== office: RADIANCE oconv (genbox | xform through the shell)"
 t_oconv_office=$(timed "$REPS" "oconv ${office[*]} > '$out/office.oct'")
 log "== office: daylit bench-rays and RADIANCE rtrace"
-measure office "$out/office.oct" --allow-commands --origins 0 0 0 3.6 8.2 2.85 "${office[@]}"
+measure office "$out/office.oct" "$OFFICE_REPS" --allow-commands --origins 0 0 0 3.6 8.2 2.85 "${office[@]}"
 office_lb=$D_lb office_shapes=$D_shapes
 record office
 
@@ -196,7 +211,8 @@ cat <<EOF
 Foundation benchmark: daylit vs RADIANCE $(rtrace -version 2>/dev/null | head -1 | awk '{print $2}')
 machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); $(date -u '+%Y-%m-%d %H:%M UTC')
 load average (1, 5, 15 min): at start $load_start, at end $(cut -d' ' -f1-3 /proc/loadavg)
-$RAYS random rays per scene; every figure is the best of $REPS rounds (daylit and RADIANCE interleaved).
+$RAYS random rays per scene; every figure is the best of $REPS rounds for the mesh and $OFFICE_REPS for the office
+  (daylit and RADIANCE interleaved).
 daylit: closest-hit (bench-rays), rayon threads. RADIANCE: rtrace -h -ff -oL -n 1 (first-hit distance,
   no shading); on 2 threads, two such processes side by side, each on half the rays (cast-only rtrace
   ignores -n: rtrace -n 2 stays one process, shown below the table). RADIANCE's ray rate has its
@@ -207,6 +223,8 @@ $(printf '%-7s %7s %7s %6s %9s %6s %7s %9s %7s' scene threads daylit /core RADIA
 ${ROW[mesh]}
 ${ROW[office]}
 (ratio = daylit / RADIANCE at the same thread count; /core = Mrays/s / threads)
+${PAIRED[mesh]}
+${PAIRED[office]}
 ${ANY[mesh]}
 ${ANY[office]}
 
