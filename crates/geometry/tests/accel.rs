@@ -526,3 +526,33 @@ fn outliers_outside_the_tree_match_brute_force() {
     }
     assert!(outlier_hits > 20_000, "only {outlier_hits} outlier hits");
 }
+
+/// Two shapes, one far larger: the small one alone makes the tree (a one-shape tree of a flat
+/// box), the large one is the outlier; both are found.
+#[test]
+fn one_shape_tree_beside_an_outlier() {
+    let small: Shape = Polygon::new(vec![
+        v(0., 0., 1.),
+        v(1., 0., 1.),
+        v(1., 1., 1.),
+        v(0., 1., 1.),
+    ])
+    .unwrap()
+    .into();
+    let ground: Shape = Ring::new(v(0., 0., 0.), v(0., 0., 1.), 0., 1e3)
+        .unwrap()
+        .into();
+    let a = Accel::build(vec![small, ground]);
+    assert_eq!(a.tree_len(), 1);
+    let down = v(0., 0., -1.);
+    let h = a
+        .closest_hit(&Ray::new(v(0.5, 0.5, 2.), down), 0., f64::INFINITY)
+        .unwrap();
+    assert_eq!((h.prim, h.t), (0, 1.0));
+    let h = a
+        .closest_hit(&Ray::new(v(5., 5., 2.), down), 0., f64::INFINITY)
+        .unwrap();
+    assert_eq!((h.prim, h.t), (1, 2.0));
+    assert!(a.any_hit(&Ray::new(v(500., 5., 2.), down), 0., f64::INFINITY));
+    assert!(!a.any_hit(&Ray::new(v(5e3, 5., 2.), down), 0., f64::INFINITY));
+}
