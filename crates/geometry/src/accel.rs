@@ -177,15 +177,15 @@ impl Accel {
         if accel.shapes.is_empty() {
             return accel;
         }
-        let (lo, hi) = (tlo, thi);
-        let center = (lo + hi) * 0.5;
-        let half = ((hi - lo) * 0.5).max_element();
+        // The tree's frame and clip box are those of its own shapes.
+        let center = (tlo + thi) * 0.5;
+        let half = ((thi - tlo) * 0.5).max_element();
         // 2^-17 of the scene size is ~128 f32 ulps: far above every f32 error in the
         // traversal, far below any size that matters for culling efficiency.
         let pad = (half * (1.0 / 131072.0)).max(1e-9);
         accel.center = center;
         accel.pad = pad;
-        accel.clip = (hi - lo) * 0.5 + DVec3::splat(2.0 * pad);
+        accel.clip = (thi - tlo) * 0.5 + DVec3::splat(2.0 * pad);
 
         let to_aabb = |(a, b): (DVec3, DVec3)| {
             let a = a - center - DVec3::splat(pad);
@@ -713,9 +713,9 @@ fn union(bounds: &[(DVec3, DVec3)], skip: &[u32]) -> (DVec3, DVec3) {
 /// together (a ground disk or plane around a building). Left in, they set the tree's
 /// scale: a compressed node quantises its children's boxes to 1/255 of its own, so a
 /// 40 m ground ring coarsens every box of the room it contains to half a metre. Taken
-/// out, each costs one extra test per ray. Among the largest `MAX_OUTLIERS` boxes, the
-/// largest k go out where that shrinks the remaining box `OUTLIER_SHRINK` times more than
-/// a smaller k does.
+/// out, each costs one extra test per ray. The k largest boxes (k at most `MAX_OUTLIERS`)
+/// go out, for the largest k whose removal shrinks the diagonal of the rest's box at least
+/// `OUTLIER_SHRINK` times below that of the last k so accepted (or of the whole scene).
 fn outliers(bounds: &[(DVec3, DVec3)]) -> Vec<u32> {
     let diag = |b: &(DVec3, DVec3)| (b.1 - b.0).length();
     // Indices of the largest boxes, largest first.
@@ -728,7 +728,7 @@ fn outliers(bounds: &[(DVec3, DVec3)]) -> Vec<u32> {
             largest.truncate(MAX_OUTLIERS);
         }
     }
-    // Every shape an outlier would leave no tree; NaN sizes (empty boxes) take none out.
+    // At least one shape stays in the tree.
     largest.truncate(bounds.len().saturating_sub(1));
     let (mut best, mut best_diag) = (0, diag(&union(bounds, &[])));
     for k in 1..=largest.len() {
