@@ -559,8 +559,80 @@ impl Accel {
 
     /// Clips the ray to the padded scene box in `f64` and makes the `f32` traversal ray,
     /// starting a little before the entry point so that every hit lies at local t > 0.
+    /// AVX2 form of [`Accel::prepare_portable`]: the same operations on the same values, all
+    /// three axes in one register (an office ray's set-up was 130 instructions, 17 % of its
+    /// closest hit).
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
     fn prepare(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Prepared> {
+        use std::arch::x86_64::*;
+        if matches!(self.tree, Tree::Empty) || tmin.partial_cmp(&tmax) != Some(Ordering::Less) {
+            return None;
+        }
+        // SAFETY: the cfg admits this function only where AVX2 (and so AVX) is enabled; no
+        // pointer is read or written, and the transmutes are between types of the same size
+        // for which every bit pattern is valid.
+        unsafe {
+            // Lane 3 has a zero direction and a zero origin: it bounds nothing.
+            let v = |v: DVec3| _mm256_setr_pd(v.x, v.y, v.z, 0.0);
+            let zero = _mm256_setzero_pd();
+            let o = _mm256_sub_pd(v(ray.origin), v(self.center));
+            let d = _mm256_add_pd(v(ray.dir), zero);
+            let inv = _mm256_div_pd(_mm256_set1_pd(1.0), d);
+            let clip = v(self.clip);
+            let sign = _mm256_set1_pd(-0.0);
+            let a = _mm256_mul_pd(_mm256_sub_pd(_mm256_xor_pd(clip, sign), o), inv);
+            let b = _mm256_mul_pd(_mm256_sub_pd(clip, o), inv);
+            let is0 = _mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero);
+            // Lanes with a zero component may hold NaN in `a` or `b`; both are replaced.
+            let near =
+                _mm256_blendv_pd(_mm256_min_pd(a, b), _mm256_set1_pd(f64::NEG_INFINITY), is0);
+            let far = _mm256_blendv_pd(_mm256_max_pd(a, b), _mm256_set1_pd(f64::INFINITY), is0);
+            let near: [f64; 4] = std::mem::transmute(near);
+            let far: [f64; 4] = std::mem::transmute(far);
+            let t0 = tmin.max(near[0].max(near[1]).max(near[2]));
+            let t1 = tmax.min(far[0].min(far[1]).min(far[2]));
+            let outside = _mm256_and_pd(
+                is0,
+                _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_andnot_pd(sign, o), clip),
+            );
+            if t0.partial_cmp(&t1).is_none_or(|o| o == Ordering::Greater)
+                || _mm256_movemask_pd(outside) != 0
+            {
+                return None;
+            }
+            let ts = t0 - (self.pad + 1e-6);
+            let org = _mm256_cvtpd_ps(_mm256_add_pd(o, _mm256_mul_pd(d, _mm256_set1_pd(ts))));
+            let org: [f32; 4] = std::mem::transmute(org);
+            let inv: [f32; 4] = std::mem::transmute(_mm256_cvtpd_ps(inv));
+            let dir: [f32; 4] = std::mem::transmute(_mm256_cvtpd_ps(d));
+            let span = ((t1 - ts) as f32) * (1.0 + 1.0 / 65536.0) + self.pad as f32;
+            let (org, inv, dir) = (
+                [org[0], org[1], org[2]],
+                [inv[0], inv[1], inv[2]],
+                [dir[0], dir[1], dir[2]],
+            );
+            Some(Prepared {
+                org: Vec3A::from_array(org),
+                dir: Vec3A::from_array(dir),
+                wide: WideRay::new(org, inv),
+                span,
+                ts,
+            })
+        }
+    }
+
+    /// Portable form of `prepare`.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    #[inline(always)]
+    fn prepare(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Prepared> {
+        self.prepare_portable(ray, tmin, tmax)
+    }
+
+    /// The ray set-up written per axis: the definition that `prepare` follows.
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+    #[inline(always)]
+    fn prepare_portable(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<Prepared> {
         // Written so that NaN limits give no hit.
         if matches!(self.tree, Tree::Empty) || tmin.partial_cmp(&tmax) != Some(Ordering::Less) {
             return None;
@@ -638,7 +710,13 @@ impl<F: FnMut(u32) -> bool> Closest<'_, F> {
         if !(t < self.best_t || (t == self.best_t && prim < self.best_prim)) {
             return None;
         }
-        self.lim = t.next_up();
+        // The next value up (`next_up` without its NaN and infinity cases: t lies below a
+        // limit, so it is finite).
+        self.lim = if t > 0.0 {
+            f64::from_bits(t.to_bits() + 1)
+        } else {
+            t.next_up()
+        };
         self.best_t = t;
         self.best_k = k;
         self.best_prim = prim;
@@ -802,4 +880,73 @@ fn _assert_send_sync() {
     check::<Accel>();
     check::<Shape>();
     let _ = UVec2::ZERO;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Sphere;
+
+    /// The vector ray set-up (where built) and the per-axis one give the same traversal
+    /// ray, bit for bit, including axis-parallel rays, rays from outside the box and rays
+    /// that miss it.
+    #[test]
+    fn ray_set_ups_agree() {
+        let shapes: Vec<Shape> = (0..20)
+            .map(|i| {
+                let c = DVec3::new(i as f64 * 0.7, (i * i % 7) as f64, (i % 3) as f64 * 2.0);
+                Sphere::new(c, 0.3, false).unwrap().into()
+            })
+            .collect();
+        let accel = Accel::build(shapes);
+        let state = std::cell::Cell::new(0x2545_f491_4f6c_dd1du64);
+        let unit = || {
+            let mut x = state.get();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            state.set(x);
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut kept = 0;
+        for i in 0..200_000 {
+            let o = DVec3::new(
+                unit() * 30.0 - 8.0,
+                unit() * 20.0 - 6.0,
+                unit() * 16.0 - 6.0,
+            );
+            let mut d = DVec3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5).normalize();
+            if i % 5 == 0 {
+                d[i % 3] = if i % 2 == 0 { 0.0 } else { -0.0 };
+            }
+            let (tmin, tmax) = match i % 4 {
+                0 => (0.0, f64::INFINITY),
+                1 => (unit() * 3.0, unit() * 30.0),
+                2 => (-unit(), f64::INFINITY),
+                _ => (1e-9, unit() * 5.0),
+            };
+            let ray = Ray::new(o, d);
+            let a = accel.prepare(&ray, tmin, tmax);
+            let b = accel.prepare_portable(&ray, tmin, tmax);
+            match (a, b) {
+                (None, None) => {}
+                (Some(a), Some(b)) => {
+                    kept += 1;
+                    assert_eq!(a.ts.to_bits(), b.ts.to_bits(), "{ray:?}");
+                    assert_eq!(a.span.to_bits(), b.span.to_bits(), "{ray:?}");
+                    assert_eq!(
+                        a.org.to_array().map(f32::to_bits),
+                        b.org.to_array().map(f32::to_bits)
+                    );
+                    assert_eq!(
+                        a.dir.to_array().map(f32::to_bits),
+                        b.dir.to_array().map(f32::to_bits)
+                    );
+                    assert_eq!(format!("{:?}", a.wide), format!("{:?}", b.wide));
+                }
+                _ => panic!("one set-up clipped {ray:?} away, the other did not"),
+            }
+        }
+        assert!(kept > 10_000, "only {kept} rays reached the box");
+    }
 }

@@ -237,6 +237,13 @@ impl Triangle {
     /// Hit distance in `(tmin, tmax)`; rays within `FTINY` of parallel miss, as in RADIANCE.
     #[inline]
     pub fn intersect(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<(f64, DVec3)> {
+        self.intersect_t(ray, tmin, tmax)
+            .map(|t| (t, self.normal()))
+    }
+
+    /// The distance of [`Triangle::intersect`] alone.
+    #[inline]
+    pub fn intersect_t(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<f64> {
         let p = ray.dir.cross(self.e2);
         let det = self.e1.dot(p);
         // det = -|e1×e2| cos(dir, n): the same parallel test RADIANCE applies to faces.
@@ -255,11 +262,7 @@ impl Triangle {
             return None;
         }
         let t = self.e2.dot(q) * inv;
-        if t > tmin && t < tmax {
-            Some((t, self.normal()))
-        } else {
-            None
-        }
+        (t > tmin && t < tmax).then_some(t)
     }
 
     fn bounds(&self) -> (DVec3, DVec3) {
@@ -398,6 +401,12 @@ impl Polygon {
     /// Hit distance in `(tmin, tmax)`; rays within `FTINY` of parallel miss, as in RADIANCE.
     #[inline(always)]
     pub fn intersect(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<(f64, DVec3)> {
+        self.intersect_t(ray, tmin, tmax).map(|t| (t, self.normal))
+    }
+
+    /// The distance of [`Polygon::intersect`] alone.
+    #[inline(always)]
+    pub fn intersect_t(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<f64> {
         let cos = ray.dir.dot(self.normal);
         if cos.abs() <= FTINY {
             return None;
@@ -412,11 +421,7 @@ impl Polygon {
         let (o, d) = (ray.origin.as_ref(), ray.dir.as_ref());
         let x = (o[self.xi] - self.cx) + d[self.xi] * t;
         let y = (o[self.yi] - self.cy) + d[self.yi] * t;
-        if self.contains_projected(x, y) {
-            Some((t, self.normal))
-        } else {
-            None
-        }
+        self.contains_projected(x, y).then_some(t)
     }
 
     /// Even-odd crossing test along +x with half-open edges, so seams cancel: an edge
@@ -822,6 +827,12 @@ impl Ring {
 
     /// Hit distance in `(tmin, tmax)`; rays within `FTINY` of parallel miss, as in RADIANCE.
     pub fn intersect(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<(f64, DVec3)> {
+        self.intersect_t(ray, tmin, tmax).map(|t| (t, self.normal))
+    }
+
+    /// The distance of [`Ring::intersect`] alone.
+    #[inline]
+    pub fn intersect_t(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<f64> {
         let cos = ray.dir.dot(self.normal);
         if cos.abs() <= FTINY {
             return None;
@@ -831,10 +842,7 @@ impl Ring {
             return None;
         }
         let r2 = (ray.origin - self.center + ray.dir * t).length_squared();
-        if r2 > self.r1 * self.r1 || r2 < self.r0 * self.r0 {
-            return None;
-        }
-        Some((t, self.normal))
+        (!(r2 > self.r1 * self.r1 || r2 < self.r0 * self.r0)).then_some(t)
     }
 
     fn bounds(&self) -> (DVec3, DVec3) {
@@ -868,11 +876,17 @@ impl Shape {
         }
     }
 
-    /// The distance of [`Shape::intersect`] alone (inlined where the normal is not needed,
-    /// so that it is not computed for hits that a closer one replaces).
+    /// The distance of [`Shape::intersect`] alone (used where the normal is not needed, so
+    /// that it is not computed, nor carried, for hits that a closer one replaces).
     #[inline(always)]
     pub fn intersect_t(&self, ray: &Ray, tmin: f64, tmax: f64) -> Option<f64> {
-        self.intersect(ray, tmin, tmax).map(|(t, _)| t)
+        match self {
+            Shape::Triangle(s) => s.intersect_t(ray, tmin, tmax),
+            Shape::Polygon(s) => s.intersect_t(ray, tmin, tmax),
+            Shape::Ring(s) => s.intersect_t(ray, tmin, tmax),
+            Shape::Sphere(s) => s.intersect(ray, tmin, tmax).map(|(t, _)| t),
+            Shape::Cone(s) => s.intersect(ray, tmin, tmax).map(|(t, _)| t),
+        }
     }
 
     /// The normal that [`Shape::intersect`] returns with its hit at `t` (found with the
