@@ -504,7 +504,10 @@ impl Accel {
         mut filter: impl FnMut(u32) -> bool,
     ) -> bool {
         let mut test = |k: u32| {
-            self.shapes[k as usize].intersect(ray, tmin, tmax).is_some() && filter(self.original(k))
+            self.shapes[k as usize]
+                .intersect_t(ray, tmin, tmax)
+                .is_some()
+                && filter(self.original(k))
         };
         let in_tree = self
             .prepare(ray, tmin, tmax)
