@@ -11,11 +11,11 @@
 # RADIANCE's load time (rtrace on a one-ray file) is measured separately and subtracted to
 # get its ray rate. Every timing is the best of $REPS rounds (default 3; the office, whose
 # rounds take seconds, $OFFICE_REPS, default 9; the machine is shared), with daylit's and
-# RADIANCE's runs interleaved so that both see the same load. Each round's one-thread ratio
-# (daylit's rate over RADIANCE's rate in the same round) is kept too, and their median is
-# reported: on a shared machine it moves less than a ratio of two bests, which can come from
-# different rounds. Work files go in bench-out/foundation/. Environment: REPS, OFFICE_REPS,
-# RAYS, TRIS.
+# RADIANCE's runs interleaved so that both see the same load. Each round's one- and two-thread
+# ratios (daylit's rate over RADIANCE's rate in the same round) are kept too, and their medians
+# are reported: on a shared machine a median moves less than a ratio of two bests, which can
+# come from different rounds. Work files go in bench-out/foundation/. Environment: REPS,
+# OFFICE_REPS, RAYS, TRIS.
 set -euo pipefail
 export LC_ALL=C
 
@@ -79,7 +79,7 @@ daylit_once() {
     log "daylit results changed between runs: hits $D_hits vs $hits, fingerprint $D_fp vs $fp"
     exit 1
   fi
-  D_shapes=$shapes D_hits=$hits D_threads=$threads D_fp=$fp D_round=$c1
+  D_shapes=$shapes D_hits=$hits D_threads=$threads D_fp=$fp D_round=$c1 D_round2=$cn
   D_lb=$(minv "$lb" "$D_lb")
   for f in c1 cn a1 an; do
     local cur="D_$f"
@@ -99,7 +99,10 @@ radiance_once() {
   tail -c +$((half + 1)) "$out/$tag.f32" > "$out/$tag.b.f32"
   local rt="rtrace -h -ff -oL -n 1 '$oct'"
   R_loadp=$(minv "$(timed 1 "$rt < '$out/$tag.one.f32' > /dev/null & $rt < '$out/$tag.one.f32' > /dev/null & wait")" "$R_loadp")
-  R_totp=$(minv "$(timed 1 "$rt < '$out/$tag.a.f32' > '$out/$tag.radA.f32' & $rt < '$out/$tag.b.f32' > '$out/$tag.radB.f32' & wait")" "$R_totp")
+  local tp
+  tp=$(timed 1 "$rt < '$out/$tag.a.f32' > '$out/$tag.radA.f32' & $rt < '$out/$tag.b.f32' > '$out/$tag.radB.f32' & wait")
+  R_totp=$(minv "$tp" "$R_totp")
+  PAIRS2+=("$(calc "$D_round2 * ($tp - $R_loadp) / ($RAYS / 1e6)" 3)")
   R_load1=$(minv "$(timed 1 "rtrace -h -ff -oL -n 1 '$oct' < '$out/$tag.one.f32' > /dev/null")" "$R_load1")
   local t1
   t1=$(timed 1 "rtrace -h -ff -oL -n 1 '$oct' < '$out/$tag.f32' > '$out/$tag.rad1.f32'")
@@ -134,11 +137,11 @@ print(hits(a), sum(1 for d in a if d == 0), len(a), hits(b), hits(c))' \
 
 # measure TAG OCTREE ROUNDS DAYLIT_ARGS...: ROUNDS rounds of daylit then RADIANCE, interleaved
 # so that both see the same machine load; every figure is the best over the rounds, and PAIRS
-# holds each round's one-thread ratio.
+# and PAIRS2 hold each round's one- and two-thread ratios.
 measure() {
   local tag=$1 oct=$2 rounds=$3 i
   shift 3
-  PAIRS=()
+  PAIRS=() PAIRS2=()
   D_lb="" D_c1="" D_cn="" D_a1="" D_an="" D_hits="" D_shapes="" D_threads="" D_fp=""
   R_load1="" R_tot1="" R_load2="" R_tot2="" R_loadp="" R_totp=""
   rm -f "$out/$tag.f32"
@@ -151,6 +154,15 @@ measure() {
 }
 
 declare -A ROW ANY AGREE LOADS PAIRED
+# paired TAG THREADS RATIO...: one report line with the median and range of the rounds' ratios.
+paired() {
+  local tag=$1 threads=$2
+  shift 2
+  printf '%s\n' "$@" | sort -g | awk -v tag="$tag" -v threads="$threads" '
+    { v[NR] = $1 }
+    END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+          printf "%-7s %s, ratio within each round: median %.1fx, range %.1f-%.1fx over %d rounds", tag, threads, m, v[1], v[NR], NR }'
+}
 # record TAG: stores the report lines for a scene from the D_ and R_ variables.
 record() {
   local tag=$1 n rr1 rr2 rl1 rl2 rrn diff
@@ -166,10 +178,8 @@ record() {
     printf '%-7s %7s %7s %6s %9s %6s %6sx %9s %6sx' "$tag" 2 "$D_cn" "$(calc "$D_cn / 2")" \
       "$rr2" "$(calc "$rr2 / 2" 3)" "$(calc "$D_cn / $rr2" 1)" "$rl2" "$(calc "$D_cn / $rl2" 1)"
   )
-  PAIRED[$tag]=$(printf '%s\n' "${PAIRS[@]}" | sort -g | awk -v tag="$tag" '
-    { v[NR] = $1 }
-    END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-          printf "%-7s one thread, ratio within each round: median %.1fx, range %.1f-%.1fx over %d rounds", tag, m, v[1], v[NR], NR }')
+  PAIRED[$tag]="$(paired "$tag" "1 thread" "${PAIRS[@]}")
+$(paired "$tag" "2 threads" "${PAIRS2[@]}")"
   ANY[$tag]=$(printf '%-7s daylit any-hit: 1 thread %s, %s threads %s Mrays/s;  RADIANCE rtrace -n 2: %s Mrays/s (%s with start-up)' \
     "$tag" "$D_a1" "$D_threads" "$D_an" "$rrn" "$(calc "$n / $R_tot2" 3)")
   diff=$((D_hits > R_hits ? D_hits - R_hits : R_hits - D_hits))
