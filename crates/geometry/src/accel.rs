@@ -144,7 +144,7 @@ impl Accel {
         let mut shapes = shapes;
         let mut bounds: Vec<(DVec3, DVec3)> = shapes.par_iter().map(Shape::bounds).collect();
         let (lo, hi) = union(&bounds, &[]);
-        let outliers = outliers(&bounds);
+        let outliers = outliers(&bounds, (lo, hi));
         let mut orig = Vec::new();
         if !outliers.is_empty() {
             // The tree's shapes first, in their order, then the outliers.
@@ -157,7 +157,11 @@ impl Accel {
         }
         let in_tree = shapes.len() - outliers.len();
         bounds.truncate(in_tree);
-        let (tlo, thi) = union(&bounds, &[]);
+        let (tlo, thi) = if outliers.is_empty() {
+            (lo, hi)
+        } else {
+            union(&bounds, &[])
+        };
         let pos = inverse(&orig);
         let mut accel = Accel {
             shapes,
@@ -796,8 +800,8 @@ fn union(bounds: &[(DVec3, DVec3)], skip: &[u32]) -> (DVec3, DVec3) {
 /// 40 m ground ring coarsens every box of the room it contains to half a metre. Taken
 /// out, each costs one extra test per ray. The k largest boxes (k at most `MAX_OUTLIERS`)
 /// go out, for the largest k whose removal shrinks the diagonal of the rest's box at least
-/// `OUTLIER_SHRINK` times below that of the last k so accepted (or of the whole scene).
-fn outliers(bounds: &[(DVec3, DVec3)]) -> Vec<u32> {
+/// `OUTLIER_SHRINK` times below that of the last k so accepted (or of the whole scene, `all`).
+fn outliers(bounds: &[(DVec3, DVec3)], all: (DVec3, DVec3)) -> Vec<u32> {
     let diag = |b: &(DVec3, DVec3)| (b.1 - b.0).length();
     // Indices of the largest boxes, largest first.
     let mut largest: Vec<u32> = Vec::with_capacity(MAX_OUTLIERS + 1);
@@ -811,7 +815,7 @@ fn outliers(bounds: &[(DVec3, DVec3)]) -> Vec<u32> {
     }
     // At least one shape stays in the tree.
     largest.truncate(bounds.len().saturating_sub(1));
-    let (mut best, mut best_diag) = (0, diag(&union(bounds, &[])));
+    let (mut best, mut best_diag) = (0, diag(&all));
     for k in 1..=largest.len() {
         let d = diag(&union(bounds, &largest[..k]));
         if d * OUTLIER_SHRINK <= best_diag {
