@@ -28,6 +28,20 @@ fn run(cmd: &mut Command) -> (Output, String, String) {
     (o, so, se)
 }
 
+/// Runs `cmd` with `input` on its standard input; collects its output.
+fn run_with_input(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn check_reports_the_bundled_office() {
     let (o, out, err) = run(daylit().arg("check").args(office()));
@@ -83,14 +97,10 @@ fn answers_to_radiance_program_names() {
         "{info}"
     );
     // rtrace takes RADIANCE's options and the scene file; -h turns the header off.
-    let mut child = Command::new(dir.path().join("rtrace"))
-        .args(["-h", "-oLs", oct.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"1.8 4 1.4 0 0 1\n").unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = run_with_input(
+        Command::new(dir.path().join("rtrace")).args(["-h", "-oLs", oct.to_str().unwrap()]),
+        b"1.8 4 1.4 0 0 1\n",
+    );
     assert_eq!(text(&o.stdout), "1.450000e+00\tceiling\t\n");
     // rcontrib by name takes rcontrib's arguments and says what is missing.
     let (o, _, err) = run(Command::new(dir.path().join("rcontrib")).args(["-m", "sky"]));
@@ -242,15 +252,12 @@ fn rtrace_geometry_matches_radiance() {
         .lines()
         .map(|l| l.split_whitespace().take(6).collect::<Vec<_>>().join(" ") + "\n")
         .collect();
-    let mut child = daylit()
-        .current_dir(&dir)
-        .args(["rtrace", "-h", "-n", "2", "-oLNs", "mixed.rad"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = run_with_input(
+        daylit()
+            .current_dir(&dir)
+            .args(["rtrace", "-h", "-n", "2", "-oLNs", "mixed.rad"]),
+        input.as_bytes(),
+    );
     assert!(o.status.success());
     let out = text(&o.stdout);
     assert_eq!(out.lines().count(), golden.lines().count());
@@ -293,15 +300,10 @@ fn rtrace_refuses_malformed_rays() {
             "30 bytes is not a whole number of rays",
         ),
     ] {
-        let mut child = daylit()
-            .args(["rtrace", "-h", fmt, "-oL"])
-            .args(&office)
-            .stdin(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input).unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = run_with_input(
+            daylit().args(["rtrace", "-h", fmt, "-oL"]).args(&office),
+            input,
+        );
         let err = text(&o.stderr);
         assert!(!o.status.success() && err.contains(want), "{err}");
     }
@@ -315,24 +317,14 @@ const SEQ_OPTS: &[&str] = &[
 
 /// `daylit rpict` on the office with [`SEQ_OPTS`], `args`, and `views` on standard input.
 fn rpict_sequence(args: &[std::ffi::OsString], views: &str) -> Output {
-    use std::io::Write;
-    let mut child = daylit()
-        .arg("rpict")
-        .args(SEQ_OPTS)
-        .args(args)
-        .args(office())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(views.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    run_with_input(
+        daylit()
+            .arg("rpict")
+            .args(SEQ_OPTS)
+            .args(args)
+            .args(office()),
+        views.as_bytes(),
+    )
 }
 
 #[test]
