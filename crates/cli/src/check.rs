@@ -3,7 +3,7 @@
 use crate::output::{self, outln};
 use crate::SceneArgs;
 use daylit_compile::Severity;
-use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
+use daylit_scene::{load_scene, LoadOptions, Scene};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -39,8 +39,8 @@ pub fn unused_modifiers(scene: &Scene) -> Vec<u32> {
         .collect()
 }
 
-/// `daylit check`. Exits non-zero when geometry is degenerate (it would be dropped) or a
-/// function file does not compile.
+/// `daylit check`. Exits non-zero when geometry is degenerate (it would be dropped), a
+/// function file does not compile, or anything cannot be traced (listed with its place).
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let opts = LoadOptions {
         allow_commands: a.scene.allow_commands,
@@ -103,25 +103,24 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         let p = scene.prim(i);
         outln!(out, "  {}: {} \"{}\"", p.loc, p.ptype.name(), p.name);
     }
+    // Modifiers that cannot be shaded (unsupported types, bad arguments, missing files),
+    // all of them, as every renderer would refuse them.
+    let untraceable = daylit_transport::material::Modifiers::problems(&scene, &opts.raypath);
     let count = |s: Severity| shapes.findings.iter().filter(|f| f.severity == s).count();
     let (degenerate, errors) = (count(Severity::Degenerate), count(Severity::Error));
     outln!(out,
-        "problems: {} ({degenerate} degenerate surfaces, dropped as RADIANCE drops them; {errors} function errors)",
-        shapes.findings.len(),
+        "problems: {} ({degenerate} degenerate surfaces, dropped as RADIANCE drops them; {errors} errors in geometry or functions; {} modifiers that cannot be traced)",
+        shapes.findings.len() + untraceable.len(),
+        untraceable.len(),
     );
     for f in &shapes.findings {
         outln!(out, "  {f}");
     }
-    let instances = scene
-        .prims
-        .iter()
-        .filter(|p| matches!(p.ptype, PrimType::Instance | PrimType::Mesh))
-        .count();
-    if instances > 0 {
-        outln!(out, "note: {instances} instance/mesh primitive(s) refer to RADIANCE binary files daylit does not read");
+    for e in &untraceable {
+        outln!(out, "  {e}");
     }
     output::print(&out)?;
-    Ok(if degenerate + errors > 0 {
+    Ok(if degenerate + errors + untraceable.len() > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

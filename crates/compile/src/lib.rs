@@ -43,7 +43,8 @@ pub enum Severity {
     Warning,
     /// Cannot be traced; RADIANCE drops it with a warning.
     Degenerate,
-    /// Cannot be rendered: a function file or expression does not compile.
+    /// Cannot be rendered as RADIANCE would render it (a function file or expression that does
+    /// not compile, geometry daylit cannot read): every renderer refuses the scene.
     Error,
 }
 
@@ -88,6 +89,13 @@ pub struct CompiledScene {
 }
 
 impl CompiledScene {
+    /// The findings that stop rendering ([`Severity::Error`]).
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+    }
+
     /// Number of degenerate primitives that were dropped.
     pub fn dropped(&self) -> usize {
         self.findings
@@ -189,8 +197,8 @@ pub fn shapes(scene: &Scene) -> Shapes {
             }
             PrimType::Instance | PrimType::Mesh => {
                 findings.push(finding(
-                    Severity::Degenerate,
-                    "RADIANCE octree instances and binary meshes are not read; give the scene or OBJ file directly".into(),
+                    Severity::Error,
+                    "RADIANCE octree instances and binary meshes are not read yet; give the scene or OBJ file directly".into(),
                 ));
                 continue;
             }

@@ -11,6 +11,7 @@
 //! primary ray, so the same seed gives the same output on any number of threads.
 
 pub mod ambient;
+pub mod clip;
 pub mod contrib;
 pub mod data;
 pub mod direct;
@@ -57,6 +58,9 @@ pub enum TransportError {
     /// Bad options.
     #[error("{0}")]
     Options(String),
+    /// Parts of the scene that cannot be traced as RADIANCE would trace them, one per line.
+    #[error("the scene cannot be traced as given:\n{0}")]
+    Untraceable(String),
 }
 
 /// The material and patterns of one shape (or distant source).
@@ -124,6 +128,10 @@ impl Renderer {
         raypath: &RayPath,
     ) -> Result<Renderer, TransportError> {
         opts.validate().map_err(TransportError::Options)?;
+        let errors: Vec<String> = compiled.errors().map(|f| format!("  {f}")).collect();
+        if !errors.is_empty() {
+            return Err(TransportError::Untraceable(errors.join("\n")));
+        }
         let mods = Modifiers::build(&scene, raypath)?;
         let mut pattern_pool = Vec::new();
         let mut resolve = |m: Option<PrimId>, flat: bool| {

@@ -1,6 +1,7 @@
 //! The modifier table: every material, pattern and texture of the scene, with its arguments
 //! checked and its `.cal` expressions compiled once.
 
+use crate::clip::Antimatter;
 use crate::data::{DataArray, MAX_DIMS};
 use crate::trace::Surf;
 use crate::TransportError;
@@ -63,8 +64,8 @@ pub enum Material {
         /// Radiance.
         color: DVec3,
     },
-    /// `antimatter`: read, but traced as a transparent surface.
-    Antimatter,
+    /// `antimatter` (`None`: nothing to cut; also what a chain without a material reads as).
+    Antimatter(Option<Box<Antimatter>>),
 }
 
 /// The three "normal" materials (and their anisotropic forms).
@@ -272,8 +273,37 @@ fn rgb(f: &[f64]) -> DVec3 {
 }
 
 impl Modifiers {
-    /// Builds the table. Modifier types daylit cannot shade yet are refused with their place.
+    /// Builds the table. Modifiers daylit cannot shade are refused with their place: one
+    /// error as it is, several in one error with a line each.
     pub fn build(scene: &Scene, raypath: &RayPath) -> Result<Modifiers, TransportError> {
+        let (table, mut errors) = Self::compile_all(scene, raypath)?;
+        match errors.len() {
+            0 => Ok(table),
+            1 => Err(errors.remove(0)),
+            _ => Err(TransportError::Untraceable(
+                errors
+                    .iter()
+                    .map(|e| format!("  {e}"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )),
+        }
+    }
+
+    /// Every modifier that cannot be shaded, with its place, in scene order (`daylit check`
+    /// lists them all without tracing anything).
+    pub fn problems(scene: &Scene, raypath: &RayPath) -> Vec<TransportError> {
+        match Self::compile_all(scene, raypath) {
+            Ok((_, errors)) => errors,
+            Err(e) => vec![e],
+        }
+    }
+
+    /// Compiles every modifier, going on past the ones that fail.
+    fn compile_all(
+        scene: &Scene,
+        raypath: &RayPath,
+    ) -> Result<(Modifiers, Vec<TransportError>), TransportError> {
         let cal = CalEnv::with_raypath(raypath).map_err(|e| TransportError::Function {
             loc: "rayinit.cal".into(),
             msg: e.to_string(),
@@ -284,19 +314,30 @@ impl Modifiers {
             data: HashMap::new(),
         };
         let mut table = Vec::with_capacity(scene.prims.len());
+        let mut errors = Vec::new();
         for p in &scene.prims {
+            let located = |msg| TransportError::Modifier {
+                loc: p.loc.to_string(),
+                what: format!("{} \"{}\"", p.ptype.name(), p.name),
+                msg,
+            };
             let entry = if p.ptype.is_modifier() {
-                Some(b.modifier(p).map_err(|msg| TransportError::Modifier {
-                    loc: p.loc.to_string(),
-                    what: format!("{} \"{}\"", p.ptype.name(), p.name),
-                    msg,
-                })?)
+                b.modifier(p).map_err(|m| errors.push(located(m))).ok()
             } else {
                 None
             };
             table.push(entry);
+            if p.ptype == PrimType::Antimatter {
+                let all = table.iter().filter_map(|e| match e {
+                    Some(Modifier::Material(Material::Antimatter(Some(a)))) => Some(&**a),
+                    _ => None,
+                });
+                if let Err(m) = crate::clip::check_capacity(all) {
+                    errors.push(located(m));
+                }
+            }
         }
-        Ok(Modifiers { table, cal: b.cal })
+        Ok((Modifiers { table, cal: b.cal }, errors))
     }
 
     /// The material of a modifier chain and the patterns met on the way, surface first.
@@ -355,7 +396,7 @@ impl Modifiers {
     pub fn material(&self, id: PrimId) -> &Material {
         match &self.table[id as usize] {
             Some(Modifier::Material(m)) => m,
-            _ => &Material::Antimatter,
+            _ => &Material::Antimatter(None),
         }
     }
 }
@@ -434,7 +475,21 @@ impl Builder<'_> {
             PrimType::Light | PrimType::Glow | PrimType::Illum | PrimType::Spotlight => {
                 Modifier::Material(light_material(p)?)
             }
-            PrimType::Antimatter => Modifier::Material(Material::Antimatter),
+            PrimType::Antimatter => {
+                if p.sargs.is_empty() {
+                    return Err("needs at least one modifier name".into());
+                }
+                let mut set: Vec<PrimId> = Vec::new();
+                for m in p.mod_refs.iter().flatten() {
+                    if !set.contains(m) {
+                        set.push(*m);
+                    }
+                }
+                Modifier::Material(Material::Antimatter(Some(Box::new(Antimatter {
+                    set,
+                    shade: p.mod_refs.first().copied().flatten(),
+                }))))
+            }
             PrimType::Brightfunc | PrimType::Colorfunc | PrimType::Texfunc => {
                 let file = p.sargs[p.ptype.funcfile_index().unwrap_or(0)].as_str();
                 self.load(file)?;

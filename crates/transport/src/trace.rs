@@ -1,6 +1,7 @@
 //! Following a ray: intersection, the hit surface's modifiers, and the materials that are not
 //! RADIANCE's "normal" ones (`glass`, `dielectric`, `mirror`, the emitters, `antimatter`).
 
+use crate::clip::{Antimatter, ClipSet};
 use crate::contrib::BinRay;
 use crate::material::{LightKind, Material, Mixture, Modifier};
 use crate::{Ctx, Renderer, ShapeMod};
@@ -76,6 +77,8 @@ pub struct RayState {
     /// Product of the colour coefficients along the path: what this ray's value is multiplied
     /// by before it reaches the primary ray (RADIANCE's `raycontrib`), for contributions.
     pub coef: DVec3,
+    /// The modifiers whose surfaces this ray cannot see (inside `antimatter`).
+    pub clip: ClipSet,
 }
 
 /// A ray's value and the distance to what it hit.
@@ -127,6 +130,7 @@ impl RayState {
             from: None,
             primary_dist: 0.0,
             coef: DVec3::ONE,
+            clip: ClipSet::default(),
         }
     }
 
@@ -178,6 +182,7 @@ impl Renderer {
             from: s.shape.filter(|_| s.flat),
             primary_dist: parent.primary_dist,
             coef: parent.coef,
+            clip: parent.clip,
         };
         if parent.cext.max_element() > 0.0 {
             let re = parent.cext.min_element() * s.t;
@@ -255,7 +260,20 @@ impl Renderer {
                     reached = Some((h.point, h.normal, h.t));
                 }
                 ctx.medium = None;
-                let value = self.shade(r, &s, sm, ctx);
+                let hidden = (!r.clip.is_empty())
+                    .then(|| self.shape_modifier(h.prim as usize))
+                    .flatten()
+                    .filter(|&m| r.clip.hides(Some(m)));
+                let value = match hidden {
+                    // Cut away by antimatter: pass through, counting the crossing.
+                    Some(m) => {
+                        slot = None;
+                        let mut through = *r;
+                        through.clip.cross(m, s.rod > 0.0);
+                        self.raytrans(&through, &s, ctx)
+                    }
+                    None => self.shade(r, &s, sm, ctx),
+                };
                 Radiance { value, dist: h.t }
             }
             None => {
@@ -463,7 +481,7 @@ impl Renderer {
         // white Lambertian.
         if self.irradiance_hack(r) {
             match mat {
-                Material::Light { .. } => {}
+                Material::Light { .. } | Material::Antimatter(_) => {}
                 Material::Glass { .. } | Material::Dielectric { .. } => {
                     return self.raytrans(r, s, ctx)
                 }
@@ -485,8 +503,32 @@ impl Renderer {
                 self.shade_mirror(r, s, *color, *alternate, pcol, ctx)
             }
             Material::Light { kind, color } => self.shade_light(r, s, *kind, *color, pcol, ctx),
-            Material::Antimatter => self.raytrans(r, s, ctx),
+            Material::Antimatter(None) => self.raytrans(r, s, ctx),
+            Material::Antimatter(Some(a)) => self.shade_antimatter(r, s, a, ctx),
         }
+    }
+
+    /// An antimatter surface (RADIANCE's `m_clip`): the ray's clip set grows on the way in and
+    /// shrinks on the way out; leaving inside a cut solid shows the solid's inside face.
+    fn shade_antimatter(&self, r: &RayState, s: &Surf, a: &Antimatter, ctx: &mut Ctx) -> DVec3 {
+        if let Some(m) = a.shade {
+            if r.clip.inside(a) > 0 {
+                let flipped = Surf {
+                    normal: -s.normal,
+                    rod: -s.rod,
+                    ..*s
+                };
+                let (mut pcol, mut pert) = (DVec3::ONE, DVec3::ZERO);
+                return self
+                    .shade_chain(r, &flipped, Some(m), &mut pcol, &mut pert, ctx)
+                    .unwrap_or(DVec3::ZERO);
+            }
+        }
+        let through = RayState {
+            clip: r.clip.through(a, s.rod > 0.0),
+            ..*r
+        };
+        self.raytrans(&through, s, ctx)
     }
 
     /// Continues the ray through the surface unchanged (RADIANCE's `raytrans`).

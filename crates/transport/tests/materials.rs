@@ -1,7 +1,7 @@
 //! Materials, patterns and mixtures against RADIANCE 6.0a (tests/materials, made by its
 //! make_goldens.sh): anisotropic `plastic2`/`metal2`/`trans2`, `brightdata`, `colordata`,
-//! `texdata`, `mixfunc` (of materials, of patterns, with void), `mixdata`, `interface` and a
-//! dispersive `dielectric`.
+//! `texdata`, `mixfunc` (of materials, of patterns, with void), `mixdata`, `interface`, a
+//! dispersive `dielectric` and an `antimatter` portal cut through a closed wall.
 //!
 //! The deterministic goldens take direct light only with no jitter and no specular sampling,
 //! so every value is exact: daylit must agree to 0.1 % (RADIANCE keeps colours in single
@@ -139,6 +139,19 @@ fn interface_and_dispersive_dielectric_match_radiance() {
         "interface",
         &trace(&r, "interface", 1),
         "goldens/interface.det.txt",
+        1e-3,
+    );
+}
+
+#[test]
+fn antimatter_portal_through_a_closed_wall_matches_radiance() {
+    // Through the hole: the backdrop; across its bevel: the wall's inside face, shaded as
+    // wall (the antimatter's first modifier); beside it: the wall itself.
+    let r = renderer(&["antimatter.rad"], DET);
+    compare(
+        "antimatter",
+        &trace(&r, "antimatter", 1),
+        "goldens/antimatter.det.txt",
         1e-3,
     );
 }

@@ -134,6 +134,7 @@ impl Candidate {
             from: None,
             primary_dist: 0.0,
             coef: DVec3::ONE,
+            clip: crate::clip::ClipSet::default(),
         };
         (r, s)
     }
@@ -351,7 +352,7 @@ impl Renderer {
                 self.mods.material(m),
                 Material::Glass { .. }
                     | Material::Dielectric { .. }
-                    | Material::Antimatter
+                    | Material::Antimatter(_)
                     | Material::Light {
                         kind: LightKind::Illum(_),
                         ..

@@ -22,6 +22,7 @@ run() { # case, options, scene files...
 run aniso "$DET" sun.rad aniso.rad
 run patterns "$DET" sun.rad patterns.rad
 run interface "$DET" interface.rad
+run antimatter "$DET" antimatter.rad
 # The sampled case: each ray 400 times, averaged in groups.
 oconv sun.rad aniso.rad > /tmp/daylit_mat_$$.oct
 awk '{for (i = 0; i < 400; i++) print}' aniso.rays \
