@@ -6,6 +6,8 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
     ("rayinit.cal", include_str!("lib/rayinit.cal")),
     ("skybright.cal", include_str!("lib/skybright.cal")),
     ("perezlum.cal", include_str!("lib/perezlum.cal")),
+    // Luminaire distributions (ies2rad output).
+    ("source.cal", include_str!("lib/source.cal")),
     // Sky and hemisphere bins for rcontrib/rfluxmtx.
     ("tregenza.cal", include_str!("lib/tregenza.cal")),
     ("reinhart.cal", include_str!("lib/reinhart.cal")),

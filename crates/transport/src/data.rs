@@ -55,9 +55,11 @@ impl DataArray {
         })
     }
 
-    /// Parses the text of a data file; the error says which number was wrong and where.
+    /// Parses the text of a data file; the error says which number was wrong and where. As
+    /// in RADIANCE, `#` starts a comment that runs to the end of its line, anywhere.
     pub fn parse(text: &str) -> Result<DataArray, String> {
-        let mut words = Words::new(text);
+        let text = without_comments(text);
+        let mut words = Words::new(&text);
         let nd = words.int("the number of dimensions")?;
         if nd == 0 || nd > MAX_DIMS {
             return Err(format!(
@@ -188,6 +190,25 @@ fn taper(i: usize, x: f64) -> (f64, f64) {
     }
 }
 
+/// `text` with every `#` comment blanked out to its line's end (byte offsets, so line numbers,
+/// are kept).
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        match line.find('#') {
+            Some(k) => {
+                out.push_str(&line[..k]);
+                out.extend(std::iter::repeat_n(' ', line.len() - k));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// White-space separated numbers with their line for messages.
 struct Words<'a> {
     it: std::iter::Peekable<std::str::SplitWhitespace<'a>>,
@@ -277,6 +298,15 @@ mod tests {
         // ...then falls off towards zero.
         let far = d.value(&[50.0]);
         assert!(far.abs() < 0.2, "{far}");
+    }
+
+    #[test]
+    fn comments_are_skipped_and_lines_kept() {
+        // RADIANCE's own files start with an RCSid comment; comments may follow numbers.
+        let d = DataArray::parse("# RCSid x\n1 # dims\n0 1 2\n#\n3 5#six\n").unwrap();
+        assert!((d.value(&[0.5]) - 4.0).abs() < 1e-12);
+        let e = DataArray::parse("# c\n1\n0 1 2\n3 x\n").unwrap_err();
+        assert!(e.contains("line 4"), "{e}");
     }
 
     #[test]

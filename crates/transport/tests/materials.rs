@@ -155,3 +155,16 @@ fn antimatter_portal_through_a_closed_wall_matches_radiance() {
         1e-3,
     );
 }
+
+#[test]
+fn ies2rad_luminaire_through_source_cal_matches_radiance() {
+    // RADIANCE's test luminaire (brightdata with flatcorr, src_phi4 and src_theta of
+    // source.cal, daylit's own text of that library file) seen from 60 directions.
+    let r = renderer(&["rect_fixture.rad"], DET);
+    compare(
+        "fixture",
+        &trace(&r, "fixture", 1),
+        "goldens/fixture.det.txt",
+        1e-3,
+    );
+}

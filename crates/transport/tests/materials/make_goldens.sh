@@ -23,6 +23,7 @@ run aniso "$DET" sun.rad aniso.rad
 run patterns "$DET" sun.rad patterns.rad
 run interface "$DET" interface.rad
 run antimatter "$DET" antimatter.rad
+run fixture "$DET" rect_fixture.rad
 # The sampled case: each ray 400 times, averaged in groups.
 oconv sun.rad aniso.rad > /tmp/daylit_mat_$$.oct
 awk '{for (i = 0; i < 400; i++) print}' aniso.rays \
