@@ -8,6 +8,7 @@
 pub mod archive;
 pub mod error;
 pub mod genbox;
+pub mod genprism;
 pub mod lexer;
 pub mod load;
 pub mod obj;

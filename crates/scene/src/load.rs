@@ -1,10 +1,11 @@
 //! Reads scene inputs (RADIANCE text, OBJ meshes, binary scene files) into a [`Scene`],
-//! expanding inline commands: `xform`, `genbox`, `gensky` and `gendaylit` natively, anything
+//! expanding inline commands: `xform`, `genbox`, `genprism`, `gensky` and `gendaylit` natively, anything
 //! else only when allowed.
 
 use crate::archive;
 use crate::error::{Loc, Result, SceneError};
 use crate::genbox::genbox;
+use crate::genprism;
 use crate::lexer::Word;
 use crate::obj;
 use crate::parse::{read_items, Item, RawPrim};
@@ -267,6 +268,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             .enumerate()
             .all(|(i, s)| match s.first().map(|w| program_name(w)) {
                 Some("genbox" | "gensky" | "gendaylit") => i == 0,
+                Some("genprism") => i == 0 && genprism::is_native(&s[1..]),
                 Some("xform") => true,
                 _ => false,
             })
@@ -276,6 +278,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
         for s in stages {
             let prims = match program_name(&s[0]) {
                 "genbox" => genbox(&s[1..], &cmd.loc)?,
+                "genprism" => genprism::genprism(&s[1..], &cmd.loc)?,
                 prog @ ("gensky" | "gendaylit") => sky(opts, prog, &s[1..], &cmd.loc, cwd, depth)?,
                 _ => xform(opts, &s[1..], data.take(), &cmd.loc, cwd, depth)?,
             };
