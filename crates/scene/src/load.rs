@@ -116,6 +116,11 @@ struct Loader<'o> {
 
 impl Loader<'_> {
     fn add_input(&mut self, path: &Path) -> Result<()> {
+        // As with RADIANCE's oconv, an argument that starts with '!' is a command whose
+        // output is scene text (`oconv "!xform -s 2 chair.rad"`).
+        if let Some(text) = path.to_str().filter(|t| t.starts_with('!')) {
+            return self.add_text(text.as_bytes(), "command line".into(), Path::new("."), 0);
+        }
         let bytes = read_file(path)?;
         if archive::is_archive(&bytes) {
             let scene = archive::decode(&bytes).map_err(|msg| SceneError::Archive {

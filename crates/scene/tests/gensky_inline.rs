@@ -91,3 +91,27 @@ fn gensky_bad_arguments_are_located_errors() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_command_line_argument_starting_with_bang_is_a_command() {
+    // oconv "!genbox m b 1 2 3": the argument is a command, not a file name.
+    let alone = daylit_scene::load_scene(
+        &["!genbox m b 1 2 3 | xform -t 1 0 0".into()],
+        &LoadOptions::default(),
+    );
+    // With no file defining `m` the command's output names an undefined modifier: it ran.
+    let e = alone.unwrap_err().to_string();
+    assert!(e.contains("command line") && e.contains("\"m\""), "{e}");
+    let dir = std::env::temp_dir().join(format!("daylit_bang_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mat = dir.join("m.rad");
+    std::fs::write(&mat, "void plastic m 0 0 5 .5 .5 .5 0 0\n").unwrap();
+    let s = daylit_scene::load_scene(
+        &[mat, "!genbox m b 1 2 3 | xform -t 1 0 0".into()],
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let text = load("void plastic m 0 0 5 .5 .5 .5 0 0\n!genbox m b 1 2 3 | xform -t 1 0 0\n");
+    assert_eq!(summary(&s), summary(&text));
+    std::fs::remove_dir_all(&dir).ok();
+}
