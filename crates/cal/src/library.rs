@@ -8,6 +8,9 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
     ("perezlum.cal", include_str!("lib/perezlum.cal")),
     // Luminaire distributions (ies2rad output).
     ("source.cal", include_str!("lib/source.cal")),
+    // Normal interpolation of genrev -s and gensurf -s output.
+    ("rev.cal", include_str!("lib/rev.cal")),
+    ("surf.cal", include_str!("lib/surf.cal")),
     // Sky and hemisphere bins for rcontrib/rfluxmtx.
     ("tregenza.cal", include_str!("lib/tregenza.cal")),
     ("reinhart.cal", include_str!("lib/reinhart.cal")),

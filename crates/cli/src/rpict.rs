@@ -58,10 +58,8 @@ struct Request {
     output: Option<String>,
 }
 
-/// Picture options that change nothing in daylit.
+/// Options that change nothing in daylit's pictures.
 const IGNORED: &[(&str, usize)] = &[
-    ("-pm", 1),
-    ("-pd", 1),
     ("-t", 1),
     ("-e", 1),
     ("-me", 3),
@@ -148,6 +146,13 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
                 take = 1;
             }
             "-w" | "-w+" | "-w-" => {}
+            // Motion blur and depth of field change the picture: only their "off" is accepted.
+            "-pm" | "-pd" => {
+                if num(1)? != 0.0 {
+                    bail!("{prog}: option {a} (motion blur / depth of field) is not supported; give {a} 0");
+                }
+                take = 1;
+            }
             _ if a.starts_with("-v") => {
                 take =
                     view_option(args, i, &mut words).map_err(|e| anyhow::anyhow!("{prog}: {e}"))?
