@@ -10,7 +10,8 @@
 //! with RADIANCE's Hessian validity ellipses; then *fine* sampling takes that level's
 //! candidates again (kept from the coarse sweep, thinned to half the finest spacing: tracing
 //! the same rays a second time would find the same points) and keeps those the records leave
-//! uncovered, and fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place
+//! uncovered, and fine passes of halving spacing (level 0: from `-aa × r_max`, see
+//! `Params::first_record_spacing`), from `r_coarse / 2` down to `r_min`, place
 //! records among them while each new record still covers a couple of them. Every phase runs
 //! in parallel. Rendering then reads level 0 ([`lookup`]); a point no record covers gets a
 //! plain hemisphere (a final gather) whose rays read level 1, and is counted. A gap in a
@@ -197,7 +198,19 @@ impl Params {
         (self.aa * self.minarad * grow).max(rmax / 64.0).min(rmax)
     }
 
-    /// Spacing of the coarse points: `√(r_min · r_max)`.
+    /// Spacing of the first records of level 0 (what primary rays read): the largest radius
+    /// a record covers, `-aa × r_max`. Where the records' Hessian radii are smaller, the
+    /// candidates they leave uncovered get the fine passes; so the record density follows
+    /// `-aa`, `-ar` and the light's variation on any scene scale, as RADIANCE's lazy cache's
+    /// does. (Starting at `√(r_min · r_max)` put a record on nearly every pixel of RADIANCE's
+    /// 1 m `corner` test scene: 4198 records for a 128 × 128 picture, against RADIANCE's 925.)
+    /// Deeper levels keep the coarse spacing: starting them this sparse lost accuracy on the
+    /// office's sensors (MARD 1.19 -> 1.39 % in the clear-sun test).
+    pub fn first_record_spacing(&self) -> f64 {
+        self.aa * self.maxarad
+    }
+
+    /// Spacing of the coarse geometry points (the next level's origins): `√(r_min · r_max)`.
     pub fn coarse_spacing(&self, level: usize) -> f64 {
         (self.fine_spacing(level) * self.aa * self.maxarad).sqrt()
     }
@@ -429,7 +442,11 @@ impl Renderer {
             // would cover too few of them to pay for itself: the rest is left to final
             // gathers. Level 0 goes on to r_min, since each of its candidates is a point a
             // primary ray asks for.
-            let coarse = params.coarse_spacing(a);
+            let coarse = if a == 0 {
+                params.first_record_spacing()
+            } else {
+                params.coarse_spacing(a)
+            };
             let fine_min = params.fine_spacing(a);
             let mut spacing = coarse;
             let mut gaps = std::mem::take(&mut cands[a]);
