@@ -397,7 +397,10 @@ fn weigh(r: &Record, q: &Query, aa: f64, minarad: f64, maxangle: f64) -> Option<
     if d <= 0.0 {
         return None;
     }
-    let delta_r2 = 2.0 - 2.0 * d;
+    // Clamped: a unit normal's dot with itself can round to just above 1 (a 45° bevel's
+    // (√½, 0, √½) gives 1 + 2e-16), and the square root of the negative difference would make
+    // the record's weight NaN, so that it never covered even its own point.
+    let delta_r2 = (2.0 - 2.0 * d).max(0.0);
     if delta_r2 >= maxangle * maxangle {
         return None;
     }
@@ -484,6 +487,33 @@ mod tests {
             weight: 1.0,
             corral: 0,
         }
+    }
+
+    #[test]
+    fn a_record_covers_its_own_point_on_a_diagonal_surface() {
+        // A bevel of RADIANCE's genbox test output: normal halfway between +X and +Z, whose
+        // dot with itself rounds to 1 + 2e-16.
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        let n = DVec3::new(s, 0.0, s);
+        let r = Record {
+            normal: n,
+            u: DVec3::Y,
+            v: DVec3::new(-s, 0.0, s),
+            rad: [0.6, 0.6],
+            ..rec(
+                DVec3::new(0.9005537204316441, 1.8922653763184178, 2.9994462795683567),
+                1.0,
+            )
+        };
+        let level = Level::new(vec![r], 0.2, 0.0094);
+        let q = Query {
+            p: r.pos,
+            n,
+            rn: n,
+            weight: 1.0,
+            occluded: None,
+        };
+        assert!(level.lookup(&q, 0.2, 0.0094).is_some());
     }
 
     /// Asserts that `level`'s lookup equals the weighted sum over all of `recs` (RADIANCE's
