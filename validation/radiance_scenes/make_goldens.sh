@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$here/scenes"
 # Reads cases.txt into NAME, FILES (array), VIEW, OPTS, SENSORS, EXPECT for case $1.
 load_case() {
-    NAME=$1 VIEW="" OPTS="" SENSORS=0 EXPECT=""
+    NAME=$1 VIEW="" OPTS="" SENSORS="" EXPECT=""
     FILES=()
     local in=0 line more
     while IFS= read -r line; do
@@ -26,7 +26,8 @@ load_case() {
             file\ *) [ $in = 1 ] && FILES+=("${line#file }") ;;
             view\ *) [ $in = 1 ] && VIEW=${line#view } ;;
             opts\ *) [ $in = 1 ] && OPTS=${line#opts } ;;
-            sensors) [ $in = 1 ] && SENSORS=1 ;;
+            sensors) [ $in = 1 ] && SENSORS="$here/sensors.txt" ;;
+            sensors\ *) [ $in = 1 ] && SENSORS="$here/scenes/${line#sensors }" ;;
             expect\ *) [ $in = 1 ] && EXPECT=${line#expect } ;;
         esac
     done < "$here/cases.txt"
@@ -44,9 +45,9 @@ for c in "${cases[@]}"; do
     pvalue -h -H -d "$here/goldens/$c.hdr" \
         | awk '{r += $1; g += $2; b += $3; n++} END {printf "%.6e %.6e %.6e\n", r/n, g/n, b/n}' \
         > "$here/goldens/$c.mean"
-    if [ "$SENSORS" = 1 ]; then
+    if [ -n "$SENSORS" ]; then
         # shellcheck disable=SC2086
-        rtrace -h -I $SETTINGS $OPTS "$tmp/$c.oct" < "$here/sensors.txt" > "$here/goldens/$c.sensors"
+        rtrace -h -I $SETTINGS $OPTS "$tmp/$c.oct" < "$SENSORS" > "$here/goldens/$c.sensors"
     fi
     echo "$c: $(cat "$here/goldens/$c.mean")" >&2
 done

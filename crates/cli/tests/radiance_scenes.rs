@@ -4,8 +4,7 @@
 //! pictures and sensor values RADIANCE 6.0a made at the same settings (`make_goldens.sh`).
 //!
 //! A case marked `expect match` must agree with RADIANCE within 3 % in mean picture value
-//! (per channel, of the mean over all pixels) and in mean irradiance over the nine floor
-//! sensors; both programs run one ambient bounce with 2048 samples, so each estimate scatters
+//! (per channel, of the mean over all pixels) and in mean irradiance over its sensors; both programs run one ambient bounce with 2048 samples, so each estimate scatters
 //! well under 1 %. A case marked `expect refused TEXT` holds something daylit cannot trace
 //! yet: it must stop with a located error (a file and line) that holds TEXT, never render.
 
@@ -26,7 +25,8 @@ struct Case {
     files: Vec<String>,
     view: Vec<String>,
     opts: Vec<String>,
-    sensors: bool,
+    /// Sensor file (relative to the suite), when sensors are compared.
+    sensors: Option<String>,
     /// `None`: must match; `Some(text)`: must be refused with `text` in the error.
     refused: Option<String>,
 }
@@ -53,7 +53,13 @@ fn cases() -> Vec<Case> {
             "file" => c.files.push(rest.to_string()),
             "view" => c.view = words(rest),
             "opts" => c.opts = words(rest),
-            "sensors" => c.sensors = true,
+            "sensors" => {
+                c.sensors = Some(if rest.is_empty() {
+                    "sensors.txt".into()
+                } else {
+                    format!("scenes/{rest}")
+                })
+            }
             "expect" => {
                 c.refused = rest.strip_prefix("refused ").map(|t| t.trim().to_string());
                 assert!(
@@ -165,12 +171,12 @@ fn check(case: &Case) -> Result<String, String> {
     if worst(got, want) > TOLERANCE {
         return Err(format!("mean picture value {got:?}, RADIANCE {want:?}"));
     }
-    if case.sensors {
+    if let Some(file) = &case.sensors {
         let mut args = vec!["-h".to_string(), "-I".to_string()];
         args.extend(settings);
         args.extend(case.opts.iter().cloned());
         args.extend(case.files.iter().cloned());
-        let sensors = std::fs::read(suite().join("sensors.txt")).unwrap();
+        let sensors = std::fs::read(suite().join(file)).unwrap();
         let mut child = daylit("rtrace", &args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
