@@ -7,6 +7,7 @@
 use crate::source::SourceSample;
 use crate::trace::{bright, rtype::*, RayState, Surf, FHUGE};
 use crate::{Ctx, Renderer};
+use daylit_cal::EvalState;
 use daylit_geometry::{Ray, FTINY};
 use glam::DVec3;
 
@@ -34,6 +35,19 @@ impl Renderer {
         coef: &dyn Fn(DVec3, f64) -> DVec3,
         ctx: &mut Ctx,
     ) -> DVec3 {
+        self.direct_eval(r, s, so_far, &|d, omega, _| coef(d, omega), ctx)
+    }
+
+    /// [`Renderer::direct`] for a material whose source coefficient evaluates `.cal`
+    /// functions: `coef` gets the thread's evaluator too.
+    pub(crate) fn direct_eval(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        so_far: DVec3,
+        coef: &dyn Fn(DVec3, f64, &mut EvalState) -> DVec3,
+        ctx: &mut Ctx,
+    ) -> DVec3 {
         // Geometry sampling for the irradiance cache needs only where rays go.
         if self.sources.is_empty()
             || ctx.collect.is_some()
@@ -55,7 +69,7 @@ impl Renderer {
                 &mut samples,
             );
             for smp in &samples {
-                let c = coef(smp.dir, smp.omega);
+                let c = coef(smp.dir, smp.omega, &mut ctx.eval);
                 if c.max_element() <= 0.0 {
                     continue;
                 }

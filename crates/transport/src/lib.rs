@@ -11,10 +11,13 @@
 //! primary ray, so the same seed gives the same output on any number of threads.
 
 pub mod ambient;
+pub mod ashik2;
+pub mod brtdfunc;
 pub mod clip;
 pub mod contrib;
 pub mod data;
 pub mod direct;
+pub mod funcmat;
 pub mod irradiance_cache;
 pub mod material;
 pub mod normal;

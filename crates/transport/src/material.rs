@@ -66,6 +66,13 @@ pub enum Material {
     },
     /// `antimatter` (`None`: nothing to cut; also what a chain without a material reads as).
     Antimatter(Option<Box<Antimatter>>),
+    /// `plasfunc`, `metfunc`, `transfunc`, `plasdata`, `metdata`, `transdata`: a BRDF
+    /// given by a function or data, used for the specular part of direct light.
+    Func(Box<crate::funcmat::FuncMaterial>),
+    /// `BRTDfunc`: programmable specular, diffuse and directional-diffuse components.
+    Brtd(Box<crate::brtdfunc::BrtdFunc>),
+    /// `ashik2`: Ashikhmin–Shirley anisotropic reflection.
+    Ashik(Box<crate::ashik2::Ashik>),
 }
 
 /// The three "normal" materials (and their anisotropic forms).
@@ -402,8 +409,8 @@ impl Modifiers {
 }
 
 /// Compiles modifiers one by one, sharing function files and data arrays.
-struct Builder<'a> {
-    cal: CalEnv,
+pub(crate) struct Builder<'a> {
+    pub(crate) cal: CalEnv,
     raypath: &'a RayPath,
     data: HashMap<String, Arc<DataArray>>,
 }
@@ -490,6 +497,14 @@ impl Builder<'_> {
                     shade: p.mod_refs.first().copied().flatten(),
                 }))))
             }
+            PrimType::Plasfunc
+            | PrimType::Metfunc
+            | PrimType::Transfunc
+            | PrimType::Plasdata
+            | PrimType::Metdata
+            | PrimType::Transdata => Modifier::Material(self.func_material(p)?),
+            PrimType::BrtdFunc => Modifier::Material(self.brtd_material(p)?),
+            PrimType::Ashik2 => Modifier::Material(self.ashik_material(p)?),
             PrimType::Brightfunc | PrimType::Colorfunc | PrimType::Texfunc => {
                 let file = p.sargs[p.ptype.funcfile_index().unwrap_or(0)].as_str();
                 self.load(file)?;
@@ -541,21 +556,21 @@ impl Builder<'_> {
     }
 
     /// Loads a function file into the shared environment.
-    fn load(&mut self, file: &str) -> Result<(), String> {
+    pub(crate) fn load(&mut self, file: &str) -> Result<(), String> {
         self.cal
             .load_file(file, self.raypath)
             .map_err(|e| format!("function file: {e}"))
     }
 
     /// Compiles one expression in a function file's context.
-    fn expr(&mut self, file: &str, text: &str) -> Result<ExprId, String> {
+    pub(crate) fn expr(&mut self, file: &str, text: &str) -> Result<ExprId, String> {
         self.cal
             .compile_expr_in(file, text)
             .map_err(|e| format!("expression \"{text}\": {e}"))
     }
 
     /// A data array, read once per run however many modifiers name it.
-    fn data_array(&mut self, name: &str) -> Result<Arc<DataArray>, String> {
+    pub(crate) fn data_array(&mut self, name: &str) -> Result<Arc<DataArray>, String> {
         if let Some(d) = self.data.get(name) {
             return Ok(d.clone());
         }
@@ -686,7 +701,7 @@ fn pattern(kind: PatternKind, frame: FuncFrame) -> Modifier {
 }
 
 /// The frame from the transform that starts at string argument `at`, which must run to the end.
-fn frame(p: &Primitive, at: usize, args: Vec<f64>) -> Result<FuncFrame, String> {
+pub(crate) fn frame(p: &Primitive, at: usize, args: Vec<f64>) -> Result<FuncFrame, String> {
     let mut i = at;
     let xf = parse_transform(&p.sargs, &mut i, &p.loc).map_err(|e| format!("transform: {e}"))?;
     if i != p.sargs.len() {
@@ -714,6 +729,13 @@ fn inverse(xf: &Transform) -> Transform {
 pub struct PatternRay<'a> {
     vars: [f64; RayVar::COUNT],
     args: &'a [f64],
+}
+
+impl PatternRay<'_> {
+    /// Sets one ray variable (the perturbed normal and colour of the `*func` materials).
+    pub(crate) fn set(&mut self, v: RayVar, x: f64) {
+        self.vars[v.index()] = x;
+    }
 }
 
 impl RayContext for PatternRay<'_> {
@@ -768,6 +790,12 @@ impl FuncFrame {
             vars,
             args: &self.args,
         }
+    }
+
+    /// A world direction as this frame's functions see it (unit length kept under scaling),
+    /// as RADIANCE passes a light direction to a BRDF function.
+    pub(crate) fn dir_in(&self, v: DVec3) -> DVec3 {
+        self.inv.m.transform_vector3(v) / self.inv.scale.abs()
     }
 
     /// A perturbation computed in this frame, in world coordinates.

@@ -486,6 +486,7 @@ impl Renderer {
                     return self.raytrans(r, s, ctx)
                 }
                 Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
+                Material::Brtd(b) if b.transparent => return self.raytrans(r, s, ctx),
                 _ => return self.lambertian(r, s, ctx),
             }
         }
@@ -505,6 +506,9 @@ impl Renderer {
             Material::Light { kind, color } => self.shade_light(r, s, *kind, *color, pcol, ctx),
             Material::Antimatter(None) => self.raytrans(r, s, ctx),
             Material::Antimatter(Some(a)) => self.shade_antimatter(r, s, a, ctx),
+            Material::Func(m) => self.shade_funcmat(r, s, m, pcol, pert, ctx),
+            Material::Brtd(m) => self.shade_brtdfunc(r, s, m, pcol, pert, ctx),
+            Material::Ashik(m) => self.shade_ashik(r, s, m, pcol, pert, ctx),
         }
     }
 
@@ -813,6 +817,7 @@ impl Renderer {
                                 self.mods.material(id),
                                 Material::Glass { .. } | Material::Dielectric { .. }
                             ) || matches!(self.mods.material(id), Material::Normal { trans, .. } if *trans > 0.0)
+                                || matches!(self.mods.material(id), Material::Brtd(b) if b.transparent)
                         });
                         if pass_ok || transparent {
                             return self.shade(r, s, sm, ctx);

@@ -361,6 +361,9 @@ impl Renderer {
             let Some(m) = self.shape_mods[p as usize].material else {
                 return false;
             };
+            if let Material::Brtd(b) = self.mods.material(m) {
+                return !b.transparent;
+            }
             !matches!(
                 self.mods.material(m),
                 Material::Glass { .. }
