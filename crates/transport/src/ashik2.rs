@@ -200,13 +200,7 @@ impl Renderer {
             let a = if below { mcolor + scolor } else { mcolor };
             col += self.multambient(a, r, &s, pnorm, ctx);
         }
-        col += self.direct(
-            r,
-            &s,
-            col,
-            &|ldir, omega| hit.source_coef(ldir, omega),
-            ctx,
-        );
+        col += self.direct(r, &s, col, &|ldir, omega| hit.source_coef(ldir, omega), ctx);
         col
     }
 

@@ -188,7 +188,13 @@ impl Builder<'_> {
 
 /// Sets the variables RADIANCE defines for BRDF functions: the perturbed normal (in the
 /// function's frame), its dot product with the ray and the material colour.
-pub(crate) fn set_brdf_vars(ray: &mut PatternRay, frame: &FuncFrame, pnorm: DVec3, pdot: f64, mcolor: DVec3) {
+pub(crate) fn set_brdf_vars(
+    ray: &mut PatternRay,
+    frame: &FuncFrame,
+    pnorm: DVec3,
+    pdot: f64,
+    mcolor: DVec3,
+) {
     let n = frame.dir_in(pnorm);
     ray.set(RayVar::NxP, n.x);
     ray.set(RayVar::NyP, n.y);
