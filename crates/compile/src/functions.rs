@@ -13,6 +13,7 @@ fn expression_args(t: PrimType) -> &'static [usize] {
         PrimType::Colorfunc | PrimType::Texfunc => &[0, 1, 2],
         PrimType::Plastic2 | PrimType::Metal2 | PrimType::Trans2 | PrimType::Ashik2 => &[0, 1, 2],
         PrimType::Mixfunc => &[2],
+        PrimType::BrtdFunc => &[0, 1, 2, 3, 4, 5],
         _ => &[],
     }
 }
