@@ -50,6 +50,10 @@ enum Out {
     Dist,
     Point,
     Normal,
+    /// The shading normal: a mesh's interpolated one where it has vertex normals.
+    PertNormal,
+    /// Local (u,v) coordinates.
+    Local,
     Surface,
     Modifier,
     Material,
@@ -170,7 +174,9 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
             'd' => Out::Dir,
             'L' => Out::Dist,
             'p' => Out::Point,
-            'N' | 'n' => Out::Normal,
+            'N' => Out::Normal,
+            'n' => Out::PertNormal,
+            'c' => Out::Local,
             's' => Out::Surface,
             'm' => Out::Modifier,
             'M' => Out::Material,
@@ -178,8 +184,8 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
             'V' => Out::Contribution,
             'w' => Out::Weight,
             'l' => Out::EffectiveLength,
-            'W' | 'r' | 'R' | 'x' | 'X' | 'c' | '~' => bail!(
-                "rtrace: output -o{c} is not in this version of daylit; v V w l and the geometric outputs (o d L p N n s m M) work"
+            'W' | 'r' | 'R' | 'x' | 'X' | '~' => bail!(
+                "rtrace: output -o{c} is not in this version of daylit; v V w l and the geometric outputs (o d L p N n c s m M) work"
             ),
             _ => bail!("rtrace: unknown output -o{c}"),
         });
@@ -268,6 +274,19 @@ fn names(scene: &Scene, origin: Origin) -> [&str; 3] {
     [surface, name(modifier), name(scene.material_of(modifier))]
 }
 
+/// A mesh's interpolated normal `smooth` at a hit with geometric normal `ron` by a ray along
+/// `dir`, turned back to the ray's side of the surface if it left it (RADIANCE's
+/// `raynormal`).
+fn shading_normal(ron: DVec3, smooth: DVec3, dir: DVec3) -> DVec3 {
+    let rod = -dir.dot(ron);
+    let d = -dir.dot(smooth);
+    if (d > 0.0) != (rod > 0.0) {
+        smooth + dir * (2.0 * d)
+    } else {
+        smooth
+    }
+}
+
 /// What the light-transport engine computes for one ray.
 struct Shaded {
     value: DVec3,
@@ -318,6 +337,26 @@ fn trace(
             // RADIANCE gives the origin as the point of a ray that hits nothing.
             Out::Point => put3(out, hit.map_or(ray.origin, |(h, _)| h.point)),
             Out::Normal => put3(out, hit.map_or(DVec3::ZERO, |(h, _)| h.normal)),
+            Out::PertNormal => put3(
+                out,
+                hit.map_or(DVec3::ZERO, |(h, d)| {
+                    let o = compiled.origins[h.prim as usize];
+                    match daylit_compile::mesh_point(scene, o, h.point).and_then(|m| m.normal) {
+                        Some(n) => shading_normal(h.normal, n, d),
+                        None => h.normal,
+                    }
+                }),
+            ),
+            Out::Local => {
+                let uv = hit
+                    .and_then(|(h, _)| {
+                        let o = compiled.origins[h.prim as usize];
+                        daylit_compile::mesh_point(scene, o, h.point).and_then(|m| m.uv)
+                    })
+                    .unwrap_or([0.0; 2]);
+                put(out, uv[0]);
+                put(out, uv[1]);
+            }
             Out::Surface | Out::Modifier | Out::Material => {
                 let name = match o {
                     Out::Surface => s,
@@ -423,7 +462,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .outputs
             .iter()
             .map(|x| match x {
-                Out::Origin | Out::Dir | Out::Point | Out::Normal => 3,
+                Out::Origin | Out::Dir | Out::Point | Out::Normal | Out::PertNormal => 3,
+                Out::Local => 2,
                 Out::Value | Out::Contribution => 3,
                 Out::Dist | Out::Surface | Out::Modifier | Out::Material => 1,
                 Out::Weight | Out::EffectiveLength => 1,

@@ -3,8 +3,10 @@
 //! reported with the place it was defined.
 
 mod functions;
+pub mod smooth;
 
 pub use functions::check_functions;
+pub use smooth::{mesh_point, MeshPoint};
 
 use daylit_geometry::{Accel, Cone, DVec3, GeometryError, Polygon, Ring, Shape, Sphere, Triangle};
 use daylit_scene::{Loc, PrimId, PrimType, Scene};
@@ -195,13 +197,8 @@ pub fn shapes(scene: &Scene) -> Shapes {
                 }
                 continue;
             }
-            PrimType::Instance | PrimType::Mesh => {
-                findings.push(finding(
-                    Severity::Error,
-                    "RADIANCE octree instances and binary meshes are not read yet; give the scene or OBJ file directly".into(),
-                ));
-                continue;
-            }
+            // The loader has placed their contents in the scene (daylit_scene::compound).
+            PrimType::Instance | PrimType::Mesh => continue,
             _ => {}
         }
         match shape_of(p.ptype, &p.fargs) {

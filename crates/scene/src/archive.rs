@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// First line of every binary scene file.
 pub const MAGIC: &str = "#?DAYLIT_SCENE";
 /// Payload format version; files of another version are refused with a clear message.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const BINARY_TAG: &[u8; 4] = b"DLSC";
 const NONE: u32 = u32::MAX;
 
@@ -86,6 +86,7 @@ pub fn encode(scene: &Scene, info: &[String]) -> Vec<u8> {
         body.str(&m.source);
         body.f64s(&m.vertices.iter().flatten().copied().collect::<Vec<_>>());
         body.f32s(&m.normals.iter().flatten().copied().collect::<Vec<_>>());
+        body.f64s(&m.uvs.iter().flatten().copied().collect::<Vec<_>>());
         body.u32s(&m.triangles.iter().flatten().copied().collect::<Vec<_>>());
         body.u32s(&m.tri_modifier);
         body.u32s(
@@ -192,11 +193,13 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
         let source = r.str()?;
         let v = r.f64s()?;
         let nv = r.f32s()?;
+        let uv = r.f64s()?;
         let t = r.u32s()?;
         let tri_modifier = r.u32s()?;
         let mods = r.u32s()?;
         if v.len() % 3 != 0
             || nv.len() % 3 != 0
+            || uv.len() % 2 != 0
             || t.len() % 3 != 0
             || tri_modifier.len() * 3 != t.len()
         {
@@ -211,6 +214,7 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
             source,
             vertices: v.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
             normals: nv.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
+            uvs: uv.chunks_exact(2).map(|c| [c[0], c[1]]).collect(),
             triangles: t.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
             tri_modifier,
             modifiers: mods

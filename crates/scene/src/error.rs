@@ -55,6 +55,17 @@ pub enum SceneError {
         /// What is wrong.
         msg: String,
     },
+    /// A RADIANCE binary file (octree, compiled mesh) is damaged, truncated or of another
+    /// format; located by byte offset.
+    #[error("{}: byte {offset}: {msg}", path.display())]
+    Binary {
+        /// The file.
+        path: PathBuf,
+        /// Byte offset where reading stopped.
+        offset: u64,
+        /// What is wrong.
+        msg: String,
+    },
 }
 
 impl SceneError {

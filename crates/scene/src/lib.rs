@@ -3,16 +3,22 @@
 //! Data flow: scene text → [`lexer`] words → [`parse`] raw primitives and `!commands` →
 //! [`load`] (commands expanded: [`xform`], [`genbox`]; OBJ meshes from [`obj`]) →
 //! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
-//! resolved scene in the binary file that `daylit oconv` writes.
+//! resolved scene in the binary file that `daylit oconv` writes. RADIANCE's own binary files,
+//! [`octree`]s and compiled meshes ([`rtm`]), are read through [`portable`], and
+//! [`compound`] places what `instance` and `mesh` primitives name.
 
 pub mod archive;
+pub mod compound;
 pub mod error;
 pub mod genbox;
 pub mod genprism;
 pub mod lexer;
 pub mod load;
 pub mod obj;
+pub mod octree;
 pub mod parse;
+pub mod portable;
+pub mod rtm;
 pub mod scene;
 pub mod types;
 pub mod xform;

@@ -3,14 +3,20 @@
 //! else only when allowed.
 
 use crate::archive;
+use crate::compound;
 use crate::error::{Loc, Result, SceneError};
+use crate::octree;
+use crate::portable::BinPrim;
+use crate::rtm::{self, RtmMesh};
 use crate::genbox::genbox;
 use crate::genprism;
 use crate::lexer::Word;
 use crate::obj;
 use crate::parse::{read_items, Item, RawPrim};
-use crate::scene::{Scene, SceneBuilder};
+use crate::scene::{PrimId, Scene, SceneBuilder};
+use crate::types::PrimType;
 use crate::xform::{parse_transform, XformSpec};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -45,10 +51,7 @@ const MAX_COPIES: u64 = 10_000_000;
 
 /// Reads all `inputs` in order into one scene. `-` reads standard input.
 pub fn load_scene(inputs: &[PathBuf], opts: &LoadOptions) -> Result<Scene> {
-    let mut l = Loader {
-        opts,
-        builder: SceneBuilder::new(),
-    };
+    let mut l = Loader::new(opts);
     for p in inputs {
         l.add_input(p)?;
     }
@@ -63,10 +66,7 @@ pub fn load_scene_then_text(
     source: &str,
     opts: &LoadOptions,
 ) -> Result<Scene> {
-    let mut l = Loader {
-        opts,
-        builder: SceneBuilder::new(),
-    };
+    let mut l = Loader::new(opts);
     for p in inputs {
         l.add_input(p)?;
     }
@@ -76,10 +76,7 @@ pub fn load_scene_then_text(
 
 /// Reads scene text from memory (named `source` in messages), commands run relative to `cwd`.
 pub fn load_scene_text(text: &str, source: &str, cwd: &Path, opts: &LoadOptions) -> Result<Scene> {
-    let mut l = Loader {
-        opts,
-        builder: SceneBuilder::new(),
-    };
+    let mut l = Loader::new(opts);
     l.add_text(text.as_bytes(), source.into(), cwd, 0)?;
     Ok(l.builder.finish())
 }
@@ -109,12 +106,51 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(io)
 }
 
+/// Octrees and compiled meshes already read, by path: each file is read once however many
+/// `instance`s and `mesh`es name it.
+#[derive(Default)]
+struct Compounds {
+    /// An octree's scene in its own frame, its own instances and meshes placed.
+    octrees: HashMap<PathBuf, Arc<Scene>>,
+    /// A compiled mesh and its materials.
+    meshes: HashMap<PathBuf, Arc<(RtmMesh, Scene)>>,
+}
+
 struct Loader<'o> {
     opts: &'o LoadOptions,
     builder: SceneBuilder,
+    compounds: Compounds,
+    /// How many octrees deep this loader reads (an octree that instances itself must stop).
+    depth: usize,
 }
 
-impl Loader<'_> {
+impl<'o> Loader<'o> {
+    fn new(opts: &'o LoadOptions) -> Self {
+        Loader {
+            opts,
+            builder: SceneBuilder::new(),
+            compounds: Compounds::default(),
+            depth: 0,
+        }
+    }
+
+    /// A loader for a file read on behalf of this one (an octree's or a mesh's contents),
+    /// into a scene of its own; it shares this one's files already read.
+    fn nested(&mut self) -> Loader<'o> {
+        Loader {
+            opts: self.opts,
+            builder: SceneBuilder::new(),
+            compounds: std::mem::take(&mut self.compounds),
+            depth: self.depth + 1,
+        }
+    }
+
+    /// Ends a nested loader, taking back the files it read.
+    fn end_nested(&mut self, sub: Loader<'o>) -> Scene {
+        self.compounds = sub.compounds;
+        sub.builder.finish()
+    }
+
     fn add_input(&mut self, path: &Path) -> Result<()> {
         // As with RADIANCE's oconv, an argument that starts with '!' is a command whose
         // output is scene text (`oconv "!xform -s 2 chair.rad"`).
@@ -122,6 +158,18 @@ impl Loader<'_> {
             return self.add_text(text.as_bytes(), "command line".into(), Path::new("."), 0);
         }
         let bytes = read_file(path)?;
+        // RADIANCE's binary files start with an information header; of them, octrees are
+        // scene input.
+        if bytes.starts_with(b"#?RADIANCE") && !rtm::is_rtm(&bytes) {
+            return self.add_octree(&bytes, path);
+        }
+        if rtm::is_rtm(&bytes) {
+            return Err(SceneError::Binary {
+                path: path.into(),
+                offset: 0,
+                msg: "a compiled mesh (obj2mesh) is not a scene file: place it with a mesh primitive".into(),
+            });
+        }
         if archive::is_archive(&bytes) {
             let scene = archive::decode(&bytes).map_err(|msg| SceneError::Archive {
                 path: path.into(),
@@ -148,19 +196,194 @@ impl Loader<'_> {
 
     fn add_text(&mut self, bytes: &[u8], source: Arc<str>, cwd: &Path, depth: usize) -> Result<()> {
         let opts = self.opts;
-        let builder = &mut self.builder;
-        let mut add = |p: RawPrim| {
-            if opts.check_files {
-                check_files(opts, &p)?;
-            }
-            builder.add(p).map(drop)
-        };
         read_items(bytes, source, &mut |item| match item {
-            Item::Prim(p) => add(p),
+            Item::Prim(p) => self.add_raw(p),
             Item::Command(w) => run_command(opts, &w, cwd, depth + 1)?
                 .into_iter()
-                .try_for_each(&mut add),
+                .try_for_each(|p| self.add_raw(p)),
         })
+    }
+
+    /// Adds one primitive read from text, placing what an `instance` or `mesh` names.
+    fn add_raw(&mut self, p: RawPrim) -> Result<()> {
+        if self.opts.check_files {
+            check_files(self.opts, &p)?;
+        }
+        let id = self.builder.add(p)?;
+        self.place_compound(id)
+    }
+
+    /// Adds what a RADIANCE octree holds: a frozen octree's primitives, or else the scene
+    /// files it names, read as RADIANCE reads them (from the current directory, then
+    /// RAYPATH; a name starting with `!` is a command).
+    fn add_octree(&mut self, bytes: &[u8], path: &Path) -> Result<()> {
+        let oct = octree::read_octree(bytes, path)?;
+        if let Some(objs) = &oct.objects {
+            return self.add_binary(objs, path);
+        }
+        for f in &oct.files {
+            if f.starts_with('!') {
+                let line = format!("{f}\n");
+                self.add_text(line.as_bytes(), f.as_str().into(), Path::new("."), 0)?;
+                continue;
+            }
+            let p = find_scene_file(self.opts, f, Path::new(".")).ok_or_else(|| {
+                SceneError::Binary {
+                    path: path.into(),
+                    offset: 0,
+                    msg: format!("cannot find scene file \"{f}\" that the octree was made from (searched the current directory and RAYPATH)"),
+                }
+            })?;
+            let text = read_file(&p)?;
+            self.add_text(&text, p.display().to_string().into(), Path::new("."), 0)?;
+        }
+        Ok(())
+    }
+
+    /// Adds primitives from a binary scene section (frozen octree, mesh materials), whose
+    /// modifiers are object numbers within the section. Their locations give the file and
+    /// the object's number (counting from 1) in place of a line.
+    fn add_binary(&mut self, objs: &[BinPrim], path: &Path) -> Result<()> {
+        let source: Arc<str> = path.display().to_string().into();
+        let mut ids: Vec<PrimId> = Vec::with_capacity(objs.len());
+        for (k, bp) in objs.iter().enumerate() {
+            let at = |msg: String| SceneError::Binary {
+                path: path.into(),
+                offset: bp.offset as u64,
+                msg: format!("object {k} ({} \"{}\"): {msg}", bp.ptype.name(), bp.name),
+            };
+            let (sc, rc) = (bp.ptype.string_count(), bp.ptype.real_count());
+            if !sc.accepts(bp.sargs.len()) {
+                return Err(at(format!(
+                    "takes {} string arguments, found {}",
+                    sc.describe(),
+                    bp.sargs.len()
+                )));
+            }
+            if !rc.accepts(bp.fargs.len()) {
+                return Err(at(format!(
+                    "takes {} real arguments, found {}",
+                    rc.describe(),
+                    bp.fargs.len()
+                )));
+            }
+            if bp.ptype == PrimType::Alias {
+                return Err(at("an alias cannot be stored in a binary scene".into()));
+            }
+            let modifier = match bp.modifier {
+                None => None,
+                Some(m) if objs[m].ptype.is_modifier() => Some(ids[m]),
+                Some(m) => {
+                    return Err(at(format!(
+                        "its modifier, object {m}, is a {}, not a modifier",
+                        objs[m].ptype.name()
+                    )))
+                }
+            };
+            let raw = RawPrim {
+                modifier: bp
+                    .modifier
+                    .map_or_else(|| "void".to_string(), |m| objs[m].name.clone()),
+                ptype: bp.ptype,
+                name: bp.name.clone(),
+                sargs: bp.sargs.clone(),
+                fargs: bp.fargs.clone(),
+                loc: Loc::new(source.clone(), k as u32 + 1, 0),
+            };
+            if self.opts.check_files {
+                check_files(self.opts, &raw)?;
+            }
+            let id = self.builder.add_resolved(raw, modifier)?;
+            ids.push(id);
+            self.place_compound(id)?;
+        }
+        Ok(())
+    }
+
+    /// If primitive `id` is an `instance` or a `mesh`, places its contents.
+    fn place_compound(&mut self, id: PrimId) -> Result<()> {
+        let p = self.builder.scene().prim(id);
+        if !matches!(p.ptype, PrimType::Instance | PrimType::Mesh) {
+            return Ok(());
+        }
+        let (ptype, modifier, loc, sargs) = (p.ptype, p.modifier, p.loc.clone(), p.sargs.clone());
+        let what = format!("{} \"{}\"", ptype.name(), p.name);
+        let mut i = 1;
+        let xf = parse_transform(&sargs, &mut i, &loc)?;
+        if i != sargs.len() {
+            return Err(SceneError::at(
+                &loc,
+                format!("{what}: bad transform at \"{}\"", sargs[i]),
+            ));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(SceneError::at(
+                &loc,
+                format!("{what}: octrees nested more than {MAX_DEPTH} deep (does one instance itself?)"),
+            ));
+        }
+        let spec = XformSpec {
+            prefix: None,
+            new_mod: None,
+            invert: false,
+            xf,
+            xf_words: sargs[1..].to_vec(),
+        };
+        let kind = if ptype == PrimType::Instance { "octree" } else { "mesh" };
+        let path = find_scene_file(self.opts, &sargs[0], Path::new(".")).ok_or_else(|| {
+            SceneError::at(
+                &loc,
+                format!("{what}: cannot find {kind} file \"{}\" (searched the current directory and RAYPATH)", sargs[0]),
+            )
+        })?;
+        if ptype == PrimType::Instance {
+            let content = self.octree_scene(&path)?;
+            compound::place_scene(&mut self.builder, &content, &spec, modifier);
+        } else {
+            let mesh = self.compiled_mesh(&path)?;
+            let source = path.display().to_string();
+            compound::place_mesh(&mut self.builder, &mesh.0, &mesh.1, &spec, modifier, &source);
+        }
+        Ok(())
+    }
+
+    /// The scene an octree holds, in its own frame (read once).
+    fn octree_scene(&mut self, path: &Path) -> Result<Arc<Scene>> {
+        if let Some(s) = self.compounds.octrees.get(path) {
+            return Ok(s.clone());
+        }
+        let bytes = read_file(path)?;
+        if !octree::is_octree(&bytes) {
+            return Err(SceneError::Binary {
+                path: path.into(),
+                offset: 0,
+                msg: "not a RADIANCE octree (no FORMAT=Radiance_octree header)".into(),
+            });
+        }
+        let mut sub = self.nested();
+        let r = sub.add_octree(&bytes, path);
+        let scene = Arc::new(self.end_nested(sub));
+        r?;
+        self.compounds
+            .octrees
+            .insert(path.to_path_buf(), scene.clone());
+        Ok(scene)
+    }
+
+    /// A compiled mesh and its materials (read once).
+    fn compiled_mesh(&mut self, path: &Path) -> Result<Arc<(RtmMesh, Scene)>> {
+        if let Some(m) = self.compounds.meshes.get(path) {
+            return Ok(m.clone());
+        }
+        let bytes = read_file(path)?;
+        let mesh = rtm::read_rtm(&bytes, path)?;
+        let mut sub = self.nested();
+        let r = sub.add_binary(&mesh.materials, path);
+        let materials = self.end_nested(sub);
+        r?;
+        let m = Arc::new((mesh, materials));
+        self.compounds.meshes.insert(path.to_path_buf(), m.clone());
+        Ok(m)
     }
 }
 

@@ -31,15 +31,20 @@ pub struct Primitive {
     pub loc: Loc,
 }
 
-/// A triangle mesh (from a Wavefront OBJ file), with one modifier per `usemtl` group.
+/// A triangle mesh (from a Wavefront OBJ file, or a RADIANCE compiled mesh placed by a `mesh`
+/// primitive), with one modifier per `usemtl` group or mesh material.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
     /// The file it came from.
     pub source: String,
     /// Vertex positions.
     pub vertices: Vec<[f64; 3]>,
-    /// Per-vertex shading normals (empty when the file has none).
+    /// Per-vertex unit shading normals (empty when the file has none; a vertex without one
+    /// holds zeros). A triangle is smoothed only when all three of its vertices have one.
     pub normals: Vec<[f32; 3]>,
+    /// Per-vertex local (u,v) coordinates, RADIANCE's `Lu` and `Lv` (empty when the file has
+    /// none; a vertex without them holds NaN). Used only when all three vertices have them.
+    pub uvs: Vec<[f64; 2]>,
     /// Triangles as vertex indices, counter-clockwise seen from the front.
     pub triangles: Vec<[u32; 3]>,
     /// For each triangle, an index into `modifiers`.
@@ -213,6 +218,43 @@ impl SceneBuilder {
                 name => self.resolve(name, &raw.loc, &what),
             })
             .collect()
+    }
+
+    /// Adds a primitive whose main modifier is given rather than named (one read from a
+    /// binary scene section, which stores modifiers by number). Modifiers named in string
+    /// arguments are resolved by name as usual, and the primitive's name is made visible.
+    pub fn add_resolved(&mut self, raw: RawPrim, modifier: Option<PrimId>) -> Result<PrimId> {
+        let id = PrimId::try_from(self.scene.prims.len())
+            .map_err(|_| SceneError::at(&raw.loc, "too many primitives (more than 2^32)"))?;
+        let mod_refs = self.string_refs(&raw, modifier)?;
+        let prim = Primitive {
+            modifier,
+            ptype: raw.ptype,
+            name: raw.name,
+            sargs: raw.sargs,
+            fargs: raw.fargs,
+            mod_refs,
+            alias_of: None,
+            loc: raw.loc,
+        };
+        if prim.ptype.is_modifier() {
+            self.modifiers.insert(prim.name.clone(), id);
+        }
+        self.scene.prims.push(prim);
+        Ok(id)
+    }
+
+    /// The scene built so far.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Appends primitives and meshes made elsewhere (the contents of an instance or a mesh)
+    /// whose links already use ids of this scene, without making their names visible: what
+    /// follows still sees the modifiers defined in its own file.
+    pub fn append_hidden(&mut self, prims: Vec<Primitive>, meshes: Vec<Mesh>) {
+        self.scene.prims.extend(prims);
+        self.scene.meshes.extend(meshes);
     }
 
     /// Adds a mesh whose `usemtl` names have already been resolved.

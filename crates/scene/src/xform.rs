@@ -185,7 +185,6 @@ impl XformSpec {
     pub fn apply(&self, p: &mut RawPrim) {
         let xf = &self.xf;
         let sca = xf.scale.abs();
-        let reverse = xf.mirrors() != self.invert;
         let surface = matches!(p.ptype.class(), Class::Surface | Class::Instance);
         if surface {
             if let Some(m) = &self.new_mod {
@@ -198,48 +197,11 @@ impl XformSpec {
                 p.ptype = p.ptype.inverted();
             }
         }
+        if self.transform_geometry(p.ptype, &mut p.sargs, &mut p.fargs) {
+            return;
+        }
         let f = &mut p.fargs;
         match p.ptype {
-            PrimType::Source => {
-                let d = xf.vector(DVec3::from_slice(f));
-                put(f, d);
-            }
-            PrimType::Sphere | PrimType::Bubble => {
-                let c = xf.point(DVec3::from_slice(f));
-                put(f, c);
-                f[3] *= sca;
-            }
-            PrimType::Polygon => {
-                let mut v: Vec<DVec3> = pts(f).map(|q| xf.point(q)).collect();
-                if reverse {
-                    v.reverse();
-                }
-                for (k, q) in v.into_iter().enumerate() {
-                    put(&mut f[3 * k..], q);
-                }
-            }
-            PrimType::Cone | PrimType::Cup | PrimType::Cylinder | PrimType::Tube => {
-                let (a, b) = (
-                    xf.point(DVec3::from_slice(f)),
-                    xf.point(DVec3::from_slice(&f[3..])),
-                );
-                put(f, a);
-                put(&mut f[3..], b);
-                for r in &mut f[6..] {
-                    *r *= sca;
-                }
-            }
-            PrimType::Ring => {
-                let c = xf.point(DVec3::from_slice(f));
-                let mut d = xf.vector(DVec3::from_slice(&f[3..]));
-                if self.invert {
-                    d = -d;
-                }
-                put(f, c);
-                put(&mut f[3..], d);
-                f[6] *= sca;
-                f[7] *= sca;
-            }
             PrimType::Glow => f[3] *= sca,
             PrimType::Spotlight => {
                 let d = xf.vector(DVec3::from_slice(&f[4..]));
@@ -284,15 +246,71 @@ impl XformSpec {
                 put(&mut f[3..], r);
                 put(&mut f[6..], d);
             }
-            t if t.takes_transform() => {
-                // The pattern or function moves with the geometry: its transform grows.
-                if self.xf_words.first().is_some_and(|w| w != "-i") {
-                    p.sargs.extend(["-i".to_string(), "1".to_string()]);
-                }
-                p.sargs.extend(self.xf_words.iter().cloned());
-            }
             _ => {}
         }
+    }
+
+    /// Moves what is placed in space: surfaces, and the frames of modifiers that take a
+    /// transform (patterns, textures, mixtures and materials with function files) and of
+    /// `instance`s and `mesh`es, whose transforms grow by this one. Returns false for types
+    /// it leaves to [`XformSpec::apply`] (materials whose arguments depend on size or
+    /// direction, text patterns), which RADIANCE does not change inside an instance.
+    pub fn transform_geometry(&self, ptype: PrimType, sargs: &mut Vec<String>, f: &mut [f64]) -> bool {
+        let xf = &self.xf;
+        let sca = xf.scale.abs();
+        let reverse = xf.mirrors() != self.invert;
+        match ptype {
+            PrimType::Source => {
+                let d = xf.vector(DVec3::from_slice(f));
+                put(f, d);
+            }
+            PrimType::Sphere | PrimType::Bubble => {
+                let c = xf.point(DVec3::from_slice(f));
+                put(f, c);
+                f[3] *= sca;
+            }
+            PrimType::Polygon => {
+                let mut v: Vec<DVec3> = pts(f).map(|q| xf.point(q)).collect();
+                if reverse {
+                    v.reverse();
+                }
+                for (k, q) in v.into_iter().enumerate() {
+                    put(&mut f[3 * k..], q);
+                }
+            }
+            PrimType::Cone | PrimType::Cup | PrimType::Cylinder | PrimType::Tube => {
+                let (a, b) = (
+                    xf.point(DVec3::from_slice(f)),
+                    xf.point(DVec3::from_slice(&f[3..])),
+                );
+                put(f, a);
+                put(&mut f[3..], b);
+                for r in &mut f[6..] {
+                    *r *= sca;
+                }
+            }
+            PrimType::Ring => {
+                let c = xf.point(DVec3::from_slice(f));
+                let mut d = xf.vector(DVec3::from_slice(&f[3..]));
+                if self.invert {
+                    d = -d;
+                }
+                put(f, c);
+                put(&mut f[3..], d);
+                f[6] *= sca;
+                f[7] *= sca;
+            }
+            t if t.takes_transform() || matches!(t, PrimType::Instance | PrimType::Mesh) => {
+                // The pattern, function or compound surface moves with the geometry: its
+                // transform grows.
+                if self.xf_words.first().is_some_and(|w| w != "-i") {
+                    sargs.extend(["-i".to_string(), "1".to_string()]);
+                }
+                sargs.extend(self.xf_words.iter().cloned());
+            }
+            _ => return false,
+        }
+        true
     }
 }
 

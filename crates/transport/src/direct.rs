@@ -184,6 +184,7 @@ impl Renderer {
                     shape: None,
                     flat: true,
                     dir,
+                    uv: [0.0; 2],
                 };
                 self.shade(&shadow, &s, self.source_mods[i], ctx)
             }
@@ -204,6 +205,7 @@ impl Renderer {
                     shape: Some(sh),
                     flat: true,
                     dir,
+                    uv: [0.0; 2],
                 };
                 self.shade(&shadow, &s, self.shape_mods[sh as usize], ctx)
             }

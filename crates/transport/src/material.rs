@@ -771,6 +771,8 @@ impl FuncFrame {
         }
         let xs = self.xf.scale.abs();
         set(RayVar::T, s.t * sc);
+        set(RayVar::Lu, s.uv[0]);
+        set(RayVar::Lv, s.uv[1]);
         set(RayVar::Rdot, s.rod);
         set(RayVar::S, xs);
         let tr = self.xf.m.w_axis.truncate();

@@ -107,6 +107,8 @@ pub struct Surf {
     pub flat: bool,
     /// Direction of the ray that hit.
     pub dir: DVec3,
+    /// Local (u,v) coordinates (`Lu`, `Lv`): a mesh's, where it has them, else zero.
+    pub uv: [f64; 2],
 }
 
 /// Photopic brightness of an RGB value (RADIANCE's `bright`).
@@ -250,6 +252,7 @@ impl Renderer {
                     shape: Some(h.prim),
                     flat: sm.flat,
                     dir: r.dir,
+                    uv: [0.0; 2],
                 };
                 if let Some(t) = self.contrib.as_deref() {
                     // A shadow ray counts only on the source it aims at.
@@ -314,6 +317,7 @@ impl Renderer {
             shape: None,
             flat: true,
             dir: r.dir,
+            uv: [0.0; 2],
         };
         if let Some(i) = r.rsrc {
             let src = &self.sources[i as usize];
@@ -356,6 +360,15 @@ impl Renderer {
     pub(crate) fn shade(&self, r: &RayState, s: &Surf, sm: ShapeMod, ctx: &mut Ctx) -> DVec3 {
         let mut pcol = DVec3::ONE;
         let mut pert = DVec3::ZERO;
+        let on_mesh;
+        let s = match self.mesh_point(s) {
+            Some((m, p)) => {
+                pert = p;
+                on_mesh = m;
+                &on_mesh
+            }
+            None => s,
+        };
         if let Some(first) = sm.mixed {
             return self
                 .shade_chain(r, s, Some(first), &mut pcol, &mut pert, ctx)
@@ -383,6 +396,17 @@ impl Renderer {
                 .apply(&self.mods.cal, &mut ctx.eval, s, &mut pcol, &mut pert);
         }
         self.shade_material(r, s, mat_id, pcol, pert, ctx)
+    }
+
+    /// At a hit on a mesh triangle whose vertices carry normals or (u,v): the hit with its
+    /// local coordinates, and the interpolated normal as a perturbation of the geometric one
+    /// (RADIANCE's `mesh`).
+    fn mesh_point(&self, s: &Surf) -> Option<(Surf, DVec3)> {
+        let origin = self.compiled.origins[s.shape? as usize];
+        let mp = daylit_compile::mesh_point(&self.scene, origin, s.point)?;
+        let pert = mp.normal.map_or(DVec3::ZERO, |n| n - s.normal);
+        let uv = mp.uv.unwrap_or([0.0; 2]);
+        Some((Surf { uv, ..*s }, pert))
     }
 
     /// Follows a modifier chain that holds mixtures, from `m`: patterns change `pcol` and
@@ -880,6 +904,7 @@ impl Renderer {
             shape: None,
             flat: true,
             dir: -normal,
+            uv: [0.0; 2],
         };
         self.lambertian(&r, &s, ctx)
     }
@@ -901,11 +926,19 @@ fn ext(x: f64) -> f64 {
     }
 }
 
-/// The perturbed normal and its dot product with the reversed ray (RADIANCE's `raynormal`).
+/// The perturbed normal and its dot product with the reversed ray (RADIANCE's `raynormal`):
+/// a perturbation that would turn the normal to the ray's other side is mirrored back.
 pub(crate) fn perturbed(s: &Surf, pert: DVec3) -> (DVec3, f64) {
     if pert.length_squared() <= FTINY * FTINY {
         return (s.normal, s.rod);
     }
-    let n = (s.normal + pert).normalize();
-    (n, -s.dir.dot(n))
+    let Some(mut n) = (s.normal + pert).try_normalize() else {
+        return (s.normal, s.rod);
+    };
+    let mut d = -s.dir.dot(n);
+    if (d > 0.0) != (s.rod > 0.0) {
+        n += s.dir * (2.0 * d);
+        d = -d;
+    }
+    (n, d)
 }

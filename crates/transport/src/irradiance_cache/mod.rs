@@ -121,6 +121,7 @@ impl Candidate {
             shape: (self.shape != u32::MAX).then_some(self.shape),
             flat: self.flat,
             dir,
+            uv: [0.0; 2],
         };
         let r = RayState {
             org: self.point - dir,
