@@ -26,7 +26,7 @@ fn frozen_octree_holds_the_scene_it_was_made_from() {
     let oct = read_octree(&std::fs::read(&path).unwrap(), &path).unwrap();
     assert_eq!(oct.objsize, 4);
     assert!(oct.files.is_empty());
-    assert_eq!(oct.info, ["oconv -f box.rad"]);
+    assert_eq!(oct.info[0], "oconv -f box.rad");
     let objs = oct.objects.as_ref().unwrap();
     assert_eq!(oct.nobjects as usize, objs.len());
     let from_oct = load_scene(&[path], &opts()).unwrap();
