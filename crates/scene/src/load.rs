@@ -252,6 +252,32 @@ impl<'o> Loader<'o> {
                 offset: bp.offset as u64,
                 msg: format!("object {k} ({} \"{}\"): {msg}", bp.ptype.name(), bp.name),
             };
+            if bp.ptype == PrimType::Alias {
+                // Stored resolved: without a string argument the alias passes to its modifier
+                // (the copied modifier, keeping its own modifier); with one, it copies the
+                // modifier of that name defined before it, under its own modifier.
+                let own = bp.modifier.map(|m| ids[m]);
+                let (target, modifier) = match bp.sargs.as_slice() {
+                    [] => {
+                        let t = own.ok_or_else(|| at("alias without a reference".into()))?;
+                        (t, self.builder.scene().prim(t).modifier)
+                    }
+                    [name] => {
+                        let t = self
+                            .builder
+                            .lookup(name)
+                            .ok_or_else(|| at(format!("bad reference \"{name}\"")))?;
+                        (t, own)
+                    }
+                    _ => return Err(at("an alias takes at most one string argument".into())),
+                };
+                if !self.builder.scene().prim(target).ptype.is_modifier() {
+                    return Err(at("alias of a surface".into()));
+                }
+                let loc = Loc::new(source.clone(), k as u32 + 1, 0);
+                ids.push(self.builder.add_alias_of(bp.name.clone(), loc, target, modifier)?);
+                continue;
+            }
             let (sc, rc) = (bp.ptype.string_count(), bp.ptype.real_count());
             if !sc.accepts(bp.sargs.len()) {
                 return Err(at(format!(
@@ -267,12 +293,11 @@ impl<'o> Loader<'o> {
                     bp.fargs.len()
                 )));
             }
-            if bp.ptype == PrimType::Alias {
-                return Err(at("an alias cannot be stored in a binary scene".into()));
-            }
             let modifier = match bp.modifier {
                 None => None,
-                Some(m) if objs[m].ptype.is_modifier() => Some(ids[m]),
+                Some(m) if objs[m].ptype.is_modifier() || objs[m].ptype == PrimType::Alias => {
+                    Some(ids[m])
+                }
                 Some(m) => {
                     return Err(at(format!(
                         "its modifier, object {m}, is a {}, not a modifier",

@@ -244,6 +244,33 @@ impl SceneBuilder {
         Ok(id)
     }
 
+    /// Adds an alias named `name` of modifier `target` with modifier `modifier` (how a binary
+    /// scene section stores aliases: by reference rather than by name).
+    pub fn add_alias_of(
+        &mut self,
+        name: String,
+        loc: Loc,
+        target: PrimId,
+        modifier: Option<PrimId>,
+    ) -> Result<PrimId> {
+        let id = PrimId::try_from(self.scene.prims.len())
+            .map_err(|_| SceneError::at(&loc, "too many primitives (more than 2^32)"))?;
+        let orig = self.scene.prim(target);
+        let prim = Primitive {
+            modifier,
+            ptype: orig.ptype,
+            name,
+            sargs: orig.sargs.clone(),
+            fargs: orig.fargs.clone(),
+            mod_refs: orig.mod_refs.clone(),
+            alias_of: Some(target),
+            loc,
+        };
+        self.modifiers.insert(prim.name.clone(), id);
+        self.scene.prims.push(prim);
+        Ok(id)
+    }
+
     /// The scene built so far.
     pub fn scene(&self) -> &Scene {
         &self.scene
