@@ -47,6 +47,12 @@ fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
         let size = (hi - lo).max_element();
         return Ok(format!("{} {} {} {}", lo.x, lo.y, lo.z, size));
     }
+    // A RADIANCE octree: its bounding cube, as oconv stored it.
+    if daylit_scene::octree::is_octree(bytes) {
+        let oct = daylit_scene::octree::read_octree(bytes, std::path::Path::new("octree"))?;
+        let [x, y, z] = oct.cube_origin;
+        return Ok(format!("{x} {y} {z} {}", oct.cube_size));
+    }
     // A picture: the resolution line follows the header.
     let rest = &bytes[start..];
     let end = rest

@@ -53,7 +53,12 @@ fn compare(what: &str, ours: &str, theirs: &str, tol: &[f64], relative: &[bool])
     assert_eq!(a.len(), b.len(), "{what}: row counts differ");
     let mut worst = vec![0.0f64; tol.len()];
     for (k, (ra, rb)) in a.iter().zip(&b).enumerate() {
-        assert_eq!(ra.len(), tol.len(), "{what}: row {k} has {} columns", ra.len());
+        assert_eq!(
+            ra.len(),
+            tol.len(),
+            "{what}: row {k} has {} columns",
+            ra.len()
+        );
         assert_eq!(rb.len(), tol.len(), "{what}: golden row {k}");
         for c in 0..tol.len() {
             let mut d = (ra[c] - rb[c]).abs();
@@ -100,7 +105,13 @@ fn frozen_and_unfrozen_octrees_trace_as_the_text_scene() {
     let frozen = values(&["scene_f.oct"], "rays_box.txt");
     let unfrozen = values(&["scene.oct"], "rays_box.txt");
     // The frozen octree's reals are stored to 31 bits: the same to print precision.
-    compare("frozen vs text", &frozen, &text, &[1e-6; 4], &[false, true, true, true]);
+    compare(
+        "frozen vs text",
+        &frozen,
+        &text,
+        &[1e-6; 4],
+        &[false, true, true, true],
+    );
     assert_eq!(unfrozen, text, "an unfrozen octree reads its scene files");
     compare(
         "box vs RADIANCE",
@@ -191,17 +202,25 @@ fn damaged_octrees_and_meshes_are_located_errors() {
         assert!(!err.contains("panicked"), "{err}");
         err
     };
-    let len = std::fs::metadata(golden_dir().join("box_f.oct")).unwrap().len() as usize;
+    let len = std::fs::metadata(golden_dir().join("box_f.oct"))
+        .unwrap()
+        .len() as usize;
     for keep in [20, 80, 100, len / 2, len - 1] {
         let p = damaged(dir.path(), "box_f.oct", Some(keep), None);
         let err = run(&["-h", "-oL", p.to_str().unwrap()]);
         assert!(err.contains("bad_box_f.oct: byte "), "{err}");
     }
     // The octree's node codes start after the object count: a bad code is "damaged".
-    let len = std::fs::metadata(golden_dir().join("grid.rtm")).unwrap().len() as usize;
+    let len = std::fs::metadata(golden_dir().join("grid.rtm"))
+        .unwrap()
+        .len() as usize;
     for keep in [60, 120, len / 2, len - 1] {
         damaged(dir.path(), "grid.rtm", Some(keep), None);
-        std::fs::write(dir.path().join("m.rad"), "void mesh m\n1 bad_grid.rtm\n0\n0\n").unwrap();
+        std::fs::write(
+            dir.path().join("m.rad"),
+            "void mesh m\n1 bad_grid.rtm\n0\n0\n",
+        )
+        .unwrap();
         let err = run(&["-h", "-oL", "m.rad"]);
         assert!(err.contains("bad_grid.rtm: byte "), "{err}");
     }
@@ -300,7 +319,12 @@ fn radiance_test_scenes_load_and_trace() {
         &[2e-5, 2e-5, 2e-5, 2e-5],
         &[false; 4],
     );
-    let out = run_in(&dir, &lib, &["rtrace", "-h", "-oLN", "woman.rad"], &golden("rays_woman.txt"));
+    let out = run_in(
+        &dir,
+        &lib,
+        &["rtrace", "-h", "-oLN", "woman.rad"],
+        &golden("rays_woman.txt"),
+    );
     assert!(
         out.status.success(),
         "{}",

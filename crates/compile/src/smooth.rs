@@ -49,9 +49,7 @@ pub fn mesh_point(scene: &Scene, origin: Origin, point: DVec3) -> Option<MeshPoi
     }
     let w = barycentric(t.map(|k| DVec3::from_array(m.vertices[k])), point)?;
     Some(MeshPoint {
-        normal: normals.and_then(|ns| {
-            (ns[0] * w[0] + ns[1] * w[1] + ns[2] * w[2]).try_normalize()
-        }),
+        normal: normals.and_then(|ns| (ns[0] * w[0] + ns[1] * w[1] + ns[2] * w[2]).try_normalize()),
         uv: uvs.map(|uv| {
             [
                 w[0] * uv[0][0] + w[1] * uv[1][0] + w[2] * uv[2][0],

@@ -144,10 +144,7 @@ pub fn place_mesh(
             Vec::new()
         },
         uvs: if has_uvs {
-            rtm.uvs
-                .iter()
-                .map(|u| u.unwrap_or([f64::NAN; 2]))
-                .collect()
+            rtm.uvs.iter().map(|u| u.unwrap_or([f64::NAN; 2])).collect()
         } else {
             Vec::new()
         },

@@ -5,14 +5,14 @@
 use crate::archive;
 use crate::compound;
 use crate::error::{Loc, Result, SceneError};
-use crate::octree;
-use crate::portable::BinPrim;
-use crate::rtm::{self, RtmMesh};
 use crate::genbox::genbox;
 use crate::genprism;
 use crate::lexer::Word;
 use crate::obj;
+use crate::octree;
 use crate::parse::{read_items, Item, RawPrim};
+use crate::portable::BinPrim;
+use crate::rtm::{self, RtmMesh};
 use crate::scene::{PrimId, Scene, SceneBuilder};
 use crate::types::PrimType;
 use crate::xform::{parse_transform, XformSpec};
@@ -167,7 +167,9 @@ impl<'o> Loader<'o> {
             return Err(SceneError::Binary {
                 path: path.into(),
                 offset: 0,
-                msg: "a compiled mesh (obj2mesh) is not a scene file: place it with a mesh primitive".into(),
+                msg:
+                    "a compiled mesh (obj2mesh) is not a scene file: place it with a mesh primitive"
+                        .into(),
             });
         }
         if archive::is_archive(&bytes) {
@@ -275,7 +277,10 @@ impl<'o> Loader<'o> {
                     return Err(at("alias of a surface".into()));
                 }
                 let loc = Loc::new(source.clone(), k as u32 + 1, 0);
-                ids.push(self.builder.add_alias_of(bp.name.clone(), loc, target, modifier)?);
+                ids.push(
+                    self.builder
+                        .add_alias_of(bp.name.clone(), loc, target, modifier)?,
+                );
                 continue;
             }
             let (sc, rc) = (bp.ptype.string_count(), bp.ptype.real_count());
@@ -344,7 +349,9 @@ impl<'o> Loader<'o> {
         if self.depth >= MAX_DEPTH {
             return Err(SceneError::at(
                 &loc,
-                format!("{what}: octrees nested more than {MAX_DEPTH} deep (does one instance itself?)"),
+                format!(
+                    "{what}: octrees nested more than {MAX_DEPTH} deep (does one instance itself?)"
+                ),
             ));
         }
         let spec = XformSpec {
@@ -354,7 +361,11 @@ impl<'o> Loader<'o> {
             xf,
             xf_words: sargs[1..].to_vec(),
         };
-        let kind = if ptype == PrimType::Instance { "octree" } else { "mesh" };
+        let kind = if ptype == PrimType::Instance {
+            "octree"
+        } else {
+            "mesh"
+        };
         let path = find_scene_file(self.opts, &sargs[0], Path::new(".")).ok_or_else(|| {
             SceneError::at(
                 &loc,
@@ -367,7 +378,14 @@ impl<'o> Loader<'o> {
         } else {
             let mesh = self.compiled_mesh(&path)?;
             let source = path.display().to_string();
-            compound::place_mesh(&mut self.builder, &mesh.0, &mesh.1, &spec, modifier, &source);
+            compound::place_mesh(
+                &mut self.builder,
+                &mesh.0,
+                &mesh.1,
+                &spec,
+                modifier,
+                &source,
+            );
         }
         Ok(())
     }

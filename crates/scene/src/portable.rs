@@ -45,7 +45,10 @@ impl<'a> Cursor<'a> {
 
     /// One byte.
     pub fn byte(&mut self, what: &str) -> Result<u8, SceneError> {
-        let b = *self.bytes.get(self.pos).ok_or_else(|| self.truncated(what))?;
+        let b = *self
+            .bytes
+            .get(self.pos)
+            .ok_or_else(|| self.truncated(what))?;
         self.pos += 1;
         Ok(b)
     }
@@ -190,7 +193,9 @@ pub fn has_format(bytes: &[u8], format: &str) -> bool {
         .take(1 << 16)
         .position(|w| w == b"\n\n")
         .map_or(bytes.len().min(1 << 16), |p| p + 2);
-    bytes[..end].windows(want.len()).any(|w| w == want.as_bytes())
+    bytes[..end]
+        .windows(want.len())
+        .any(|w| w == want.as_bytes())
 }
 
 /// One primitive of a binary scene section (frozen octree or compiled-mesh materials).
@@ -238,9 +243,7 @@ pub fn read_scene(c: &mut Cursor, objsize: usize) -> Result<Vec<BinPrim>, SceneE
             .and_then(|i| types.get(i).copied().map(|p| (i, p)))
             .ok_or_else(|| c.error_at(offset, format!("reference to unknown type {t}")))
             .and_then(|(i, p)| {
-                p.ok_or_else(|| {
-                    c.error_at(offset, format!("unknown object type \"{}\"", names[i]))
-                })
+                p.ok_or_else(|| c.error_at(offset, format!("unknown object type \"{}\"", names[i])))
             })?;
         let m = c.int(objsize, "modifier")?;
         let modifier = match m {

@@ -129,7 +129,7 @@ pub fn read_rtm(bytes: &[u8], path: &Path) -> Result<RtmMesh, SceneError> {
     m.materials = read_scene(&mut c, objsize)?;
     let at = c.pos();
     let npatches = c.int(4, "patch count")?;
-    if npatches < 0 || npatches > 1 << 22 {
+    if !(0..=1 << 22).contains(&npatches) {
         return Err(c.error_at(at, format!("bad number of patches {npatches}")));
     }
     m.patches = npatches as usize;
@@ -175,12 +175,10 @@ pub fn read_rtm(bytes: &[u8], path: &Path) -> Result<RtmMesh, SceneError> {
             for _ in 0..nv {
                 let u = c.int(4, "vertex (u,v)")? as u32;
                 let v = c.int(4, "vertex (u,v)")? as u32;
-                m.uvs.push((u != 0).then(|| {
-                    [
-                        ulo + uspan * (u as f64 + 0.5) * STEP,
-                        vlo + vspan * (v as f64 + 0.5) * STEP,
-                    ]
-                }));
+                m.uvs.push((u != 0).then_some([
+                    ulo + uspan * (u as f64 + 0.5) * STEP,
+                    vlo + vspan * (v as f64 + 0.5) * STEP,
+                ]));
             }
         } else {
             m.uvs.extend((0..nv).map(|_| None));
@@ -232,10 +230,7 @@ pub fn read_rtm(bytes: &[u8], path: &Path) -> Result<RtmMesh, SceneError> {
         let at = c.pos();
         let n2 = c.int(2, "double joiner count")?;
         if !(0..=256).contains(&n2) {
-            return Err(c.error_at(
-                at,
-                format!("patch {pn}: bad number of double joiners {n2}"),
-            ));
+            return Err(c.error_at(at, format!("patch {pn}: bad number of double joiners {n2}")));
         }
         for _ in 0..n2 {
             let offset = c.pos();
@@ -257,14 +252,14 @@ pub fn read_rtm(bytes: &[u8], path: &Path) -> Result<RtmMesh, SceneError> {
         let mut ids = [0u32; 3];
         for (k, &vid) in t.v.iter().enumerate() {
             let (pn, vi) = (vid >> 8, (vid & 0xff) as u32);
-            let (first, nv) = usize::try_from(pn)
+            let first = usize::try_from(pn)
                 .ok()
                 .and_then(|p| patch_start.get(p).copied())
                 .filter(|&(_, nv)| vi < nv)
+                .map(|(first, _)| first)
                 .ok_or_else(|| {
                     c.error_at(t.offset, format!("triangle names missing vertex {vid}"))
                 })?;
-            let _ = nv;
             ids[k] = first + vi;
         }
         let mat = match t.mat {

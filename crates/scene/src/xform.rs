@@ -255,7 +255,12 @@ impl XformSpec {
     /// `instance`s and `mesh`es, whose transforms grow by this one. Returns false for types
     /// it leaves to [`XformSpec::apply`] (materials whose arguments depend on size or
     /// direction, text patterns), which RADIANCE does not change inside an instance.
-    pub fn transform_geometry(&self, ptype: PrimType, sargs: &mut Vec<String>, f: &mut [f64]) -> bool {
+    pub fn transform_geometry(
+        &self,
+        ptype: PrimType,
+        sargs: &mut Vec<String>,
+        f: &mut [f64],
+    ) -> bool {
         let xf = &self.xf;
         let sca = xf.scale.abs();
         let reverse = xf.mirrors() != self.invert;

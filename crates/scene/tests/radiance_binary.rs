@@ -73,8 +73,8 @@ fn compiled_mesh_patches_normals_and_coordinates() {
     assert_eq!(m.materials[3].modifier, Some(2));
     // Every vertex lies inside the bounding cube, and the height field within ±0.3.
     for v in &m.vertices {
-        for k in 0..3 {
-            assert!(v[k] >= m.cube_origin[k] && v[k] <= m.cube_origin[k] + m.cube_size);
+        for (x, o) in v.iter().zip(m.cube_origin) {
+            assert!(*x >= o && *x <= o + m.cube_size);
         }
         assert!(v[2].abs() <= 0.3 + 1e-6);
     }
@@ -101,7 +101,10 @@ fn radiance_test_meshes_read() {
 }
 
 /// Every truncation of a valid file is an error located in that file, never a panic.
-fn check_truncations(name: &str, read: &dyn Fn(&[u8], &Path) -> Result<(), SceneError>) {
+/// Reads a file's bytes, named by a path.
+type Reader = dyn Fn(&[u8], &Path) -> Result<(), SceneError>;
+
+fn check_truncations(name: &str, read: &Reader) {
     let path = golden(name);
     let bytes = std::fs::read(&path).unwrap();
     read(&bytes, &path).unwrap();
