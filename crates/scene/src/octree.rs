@@ -94,3 +94,68 @@ pub fn read_octree(bytes: &[u8], path: &Path) -> Result<RadOctree, SceneError> {
         objects,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frozen octree written by hand with `size`-byte object numbers: one plastic, one
+    /// sphere using it.
+    fn frozen(size: usize) -> Vec<u8> {
+        let int =
+            |v: i64, n: usize| -> Vec<u8> { (0..n).rev().map(|k| (v >> (8 * k)) as u8).collect() };
+        let mut b = b"#?RADIANCE\noconv -f x.rad\nFORMAT=Radiance_octree\n\n".to_vec();
+        b.extend(int(MAGIC + size as i64, 2));
+        for s in ["-1", "-1", "-1", "2", ""] {
+            b.extend(s.as_bytes());
+            b.push(0);
+        }
+        b.extend(int(2, size));
+        // Tree: one full node holding object 1.
+        b.push(1);
+        b.extend(int(1, size));
+        b.extend(int(1, size));
+        for s in ["plastic", "sphere", ""] {
+            b.extend(s.as_bytes());
+            b.push(0);
+        }
+        // plastic "p", void modifier, 0 strings, 5 reals of 0.5 (mantissa 2^30, exponent 0).
+        b.extend(int(0, 1));
+        b.extend(int(-1, size));
+        b.extend(b"p\0");
+        b.extend(int(0, 2));
+        b.extend(int(5, 2));
+        for _ in 0..5 {
+            b.extend(int(1 << 30, 4));
+            b.extend(int(0, 1));
+        }
+        // sphere "s" modified by object 0, 4 reals: 0 0 0 (zero) and 1 (0.5 * 2^1).
+        b.extend(int(1, 1));
+        b.extend(int(0, size));
+        b.extend(b"s\0");
+        b.extend(int(0, 2));
+        b.extend(int(4, 2));
+        for _ in 0..3 {
+            b.extend(int(0, 4));
+            b.extend(int(0, 1));
+        }
+        b.extend(int(1 << 30, 4));
+        b.extend(int(1, 1));
+        b.extend(int(-1, 1));
+        b
+    }
+
+    #[test]
+    fn object_numbers_of_any_size() {
+        for size in [2, 4, 8] {
+            let o = read_octree(&frozen(size), Path::new("x.oct")).unwrap();
+            assert_eq!(o.objsize, size);
+            assert_eq!((o.cube_origin, o.cube_size), ([-1.0; 3], 2.0));
+            let objs = o.objects.unwrap();
+            assert_eq!(objs.len(), 2);
+            assert_eq!(objs[1].modifier, Some(0));
+            assert!((objs[0].fargs[0] - 0.5).abs() < 1e-9);
+            assert!((objs[1].fargs[3] - 1.0).abs() < 1e-9);
+        }
+    }
+}
