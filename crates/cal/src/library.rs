@@ -11,6 +11,8 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
     // Normal interpolation of genrev -s and gensurf -s output.
     ("rev.cal", include_str!("lib/rev.cal")),
     ("surf.cal", include_str!("lib/surf.cal")),
+    // Smoothed and textured triangles of converted meshes.
+    ("tmesh.cal", include_str!("lib/tmesh.cal")),
     // Sky and hemisphere bins for rcontrib/rfluxmtx.
     ("tregenza.cal", include_str!("lib/tregenza.cal")),
     ("reinhart.cal", include_str!("lib/reinhart.cal")),

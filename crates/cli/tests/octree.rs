@@ -237,39 +237,17 @@ fn damaged_octrees_and_meshes_are_located_errors() {
     assert!(err.contains("not a RADIANCE octree"), "{err}");
 }
 
-/// RADIANCE's own test scenes, where they have been extracted (scripts/setup-reference.sh);
-/// skipped otherwise.
-fn radiance_tests() -> Option<PathBuf> {
-    let d = std::env::var_os("DAYLIT_RADIANCE_TESTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/tmp/rad/test/renders"));
-    if d.join("porsche.octf").is_file() {
-        Some(d)
-    } else {
-        eprintln!("skipped: RADIANCE test scenes not found at {}", d.display());
-        None
-    }
+/// RADIANCE's own test scenes, as the RADIANCE scene suite keeps them.
+fn radiance_tests() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation/radiance_scenes/scenes")
 }
 
-/// RADIANCE's library folder (porsche.octf's texfuncs use its tmesh.cal), from RAYPATH or
-/// beside RADIANCE_BIN.
-fn radiance_lib() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("RAYPATH")
-        .map(|v| std::env::split_paths(&v).collect())
-        .unwrap_or_default();
-    if let Some(b) = std::env::var_os("RADIANCE_BIN") {
-        dirs.push(Path::new(&b).join("../lib"));
-    }
-    dirs.into_iter().find(|d| d.join("tmesh.cal").is_file())
-}
-
-fn run_in(dir: &Path, lib: &Path, args: &[&str], input: &str) -> std::process::Output {
+fn run_in(dir: &Path, args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
-    let raypath = std::env::join_paths([Path::new("."), lib]).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_daylit"))
         .args(args)
         .current_dir(dir)
-        .env("RAYPATH", raypath)
+        .env("RAYPATH", ".")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -286,13 +264,8 @@ fn run_in(dir: &Path, lib: &Path, args: &[&str], input: &str) -> std::process::O
 
 #[test]
 fn radiance_test_scenes_load_and_trace() {
-    let Some(dir) = radiance_tests() else {
-        return;
-    };
-    let Some(lib) = radiance_lib() else {
-        eprintln!("skipped: RADIANCE's library (tmesh.cal) not on RAYPATH nor beside RADIANCE_BIN");
-        return;
-    };
+    // porsche.octf's smoothed triangles use tmesh.cal: daylit's built-in text of it.
+    let dir = radiance_tests();
     // The first porsche of porsches.rad (the second is made of ashik2), and woman.rad.
     let tmp = tempfile::tempdir().unwrap();
     let porsche = dir.join("porsche.octf");
@@ -306,7 +279,7 @@ fn radiance_test_scenes_load_and_trace() {
     .unwrap();
     // Rays down onto the car, whose RADIANCE distances are in tests/golden/octree.
     let rays = golden("rays_porsche.txt");
-    let out = run_in(tmp.path(), &lib, &["rtrace", "-h", "-oLN", "p.rad"], &rays);
+    let out = run_in(tmp.path(), &["rtrace", "-h", "-oLN", "p.rad"], &rays);
     assert!(
         out.status.success(),
         "{}",
@@ -321,7 +294,6 @@ fn radiance_test_scenes_load_and_trace() {
     );
     let out = run_in(
         &dir,
-        &lib,
         &["rtrace", "-h", "-oLN", "woman.rad"],
         &golden("rays_woman.txt"),
     );
