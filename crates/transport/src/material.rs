@@ -125,6 +125,19 @@ pub enum PatternKind {
     ColorData(DataLookup<3>),
     /// `texdata`: functions of three interpolated values perturb the normal.
     TexData(DataLookup<3>),
+    /// `colorpict`: functions of a picture's colour multiply red, green and blue.
+    Picture(crate::picture::PictLookup),
+    /// `brighttext`, `colortext`: one colour on the glyphs, another off them.
+    Text {
+        /// The laid-out text.
+        text: Arc<crate::text::Text>,
+        /// Factor on a glyph.
+        fore: DVec3,
+        /// Factor elsewhere.
+        back: DVec3,
+    },
+    /// `spectrum`, `specfile`, `specfunc`, `specdata`: a spectrum's RGB multiplies the colour.
+    Spectral(crate::spectral::Spectral),
 }
 
 /// Data arrays looked up at coordinates computed per ray, then passed through functions.
@@ -193,6 +206,10 @@ pub enum MixCoef {
     Func(ExprId),
     /// `mixdata`: a function of an interpolated data value.
     Data(DataLookup<1>),
+    /// `mixpict`: a function of a picture's colour.
+    Picture(crate::picture::PictLookup),
+    /// `mixtext`: all foreground on the glyphs, all background elsewhere.
+    Text(Arc<crate::text::Text>),
 }
 
 /// `mixfunc` and `mixdata`: a blend of two modifiers (materials or patterns).
@@ -215,6 +232,8 @@ impl Mixture {
         let c = match &self.coef {
             MixCoef::Func(e) => cal.eval_expr(*e, st, &ray),
             MixCoef::Data(d) => d.eval(cal, st, &ray)[0],
+            MixCoef::Picture(d) => d.coef(cal, st, &ray),
+            MixCoef::Text(t) => f64::from(u8::from(t.foreground(s.point))),
         };
         if c.is_nan() {
             0.0
@@ -312,6 +331,8 @@ impl Modifiers {
             cal,
             raypath,
             data: HashMap::new(),
+            pictures: HashMap::new(),
+            fonts: HashMap::new(),
         };
         let mut table = Vec::with_capacity(scene.prims.len());
         let mut errors = Vec::new();
@@ -401,11 +422,15 @@ impl Modifiers {
     }
 }
 
-/// Compiles modifiers one by one, sharing function files and data arrays.
-struct Builder<'a> {
-    cal: CalEnv,
-    raypath: &'a RayPath,
+/// Compiles modifiers one by one, sharing function files, data arrays, pictures and fonts.
+pub(crate) struct Builder<'a> {
+    pub(crate) cal: CalEnv,
+    pub(crate) raypath: &'a RayPath,
     data: HashMap<String, Arc<DataArray>>,
+    /// Pictures read so far, by name.
+    pub(crate) pictures: HashMap<String, Arc<crate::picture::Picture>>,
+    /// Fonts read so far, by name.
+    pub(crate) fonts: HashMap<String, Arc<crate::text::Font>>,
 }
 
 impl Builder<'_> {
@@ -531,6 +556,11 @@ impl Builder<'_> {
                     frame: frame(p, next, p.fargs.clone())?,
                 }))
             }
+            PrimType::Colorpict | PrimType::Mixpict => self.picture(p)?,
+            PrimType::Brighttext | PrimType::Colortext | PrimType::Mixtext => self.text(p)?,
+            PrimType::Spectrum | PrimType::Specfile | PrimType::Specfunc | PrimType::Specdata => {
+                self.spectral(p)?
+            }
             t => {
                 return Err(format!(
                     "{} is not supported by daylit's light transport yet",
@@ -541,21 +571,21 @@ impl Builder<'_> {
     }
 
     /// Loads a function file into the shared environment.
-    fn load(&mut self, file: &str) -> Result<(), String> {
+    pub(crate) fn load(&mut self, file: &str) -> Result<(), String> {
         self.cal
             .load_file(file, self.raypath)
             .map_err(|e| format!("function file: {e}"))
     }
 
     /// Compiles one expression in a function file's context.
-    fn expr(&mut self, file: &str, text: &str) -> Result<ExprId, String> {
+    pub(crate) fn expr(&mut self, file: &str, text: &str) -> Result<ExprId, String> {
         self.cal
             .compile_expr_in(file, text)
             .map_err(|e| format!("expression \"{text}\": {e}"))
     }
 
     /// A data array, read once per run however many modifiers name it.
-    fn data_array(&mut self, name: &str) -> Result<Arc<DataArray>, String> {
+    pub(crate) fn data_array(&mut self, name: &str) -> Result<Arc<DataArray>, String> {
         if let Some(d) = self.data.get(name) {
             return Ok(d.clone());
         }
@@ -681,12 +711,12 @@ fn light_material(p: &Primitive) -> Result<Material, String> {
     })
 }
 
-fn pattern(kind: PatternKind, frame: FuncFrame) -> Modifier {
+pub(crate) fn pattern(kind: PatternKind, frame: FuncFrame) -> Modifier {
     Modifier::Pattern(Box::new(Pattern { kind, frame }))
 }
 
 /// The frame from the transform that starts at string argument `at`, which must run to the end.
-fn frame(p: &Primitive, at: usize, args: Vec<f64>) -> Result<FuncFrame, String> {
+pub(crate) fn frame(p: &Primitive, at: usize, args: Vec<f64>) -> Result<FuncFrame, String> {
     let mut i = at;
     let xf = parse_transform(&p.sargs, &mut i, &p.loc).map_err(|e| format!("transform: {e}"))?;
     if i != p.sargs.len() {
@@ -807,6 +837,11 @@ impl Pattern {
                 }));
                 *pert += self.frame.to_world(disp);
             }
+            PatternKind::Picture(d) => *pcol *= DVec3::from(d.color(cal, st, &ray)),
+            PatternKind::Text { text, fore, back } => {
+                *pcol *= if text.foreground(s.point) { *fore } else { *back }
+            }
+            PatternKind::Spectral(sp) => *pcol *= sp.color(cal, st, &ray, crate::spectral::seed(s)),
         }
     }
 }
