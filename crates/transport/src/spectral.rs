@@ -173,7 +173,8 @@ pub fn specfile(d: &DataArray) -> Result<DVec3, String> {
         ));
     }
     let (org, span, n) = d.axis(0);
-    let step = span / (n as f64 - 1.0);
+    let samples = if d.uneven(0) { 2 * n } else { n };
+    let step = span / (samples as f64 - 1.0);
     let v: Vec<f64> = (0..n).map(|k| d.value(&[org + k as f64 * step])).collect();
     Ok(spectrum_to_rgb(&v, org - 0.5 * step, org + span + 0.5 * step))
 }

@@ -1,0 +1,151 @@
+//! Picture, text and spectral patterns against RADIANCE 6.0a (tests/golden/pict, made by its
+//! make_goldens.sh): `colorpict` on pictures in three orientations (one with a pixel aspect,
+//! an exposure and a transform) and `mixpict`; `brighttext`, `colortext` (from a file,
+//! proportional, slanted) and `mixtext` in the three spacing modes; `spectrum` (resampled,
+//! direct, three-band and out-of-gamut), `specfile` (even and uneven), `specdata` and
+//! `specfunc`.
+//!
+//! Every surface is a glow seen straight on with `-ab 0`, so each value is the pattern's
+//! alone and deterministic: daylit must agree to 0.5 % per channel (RADIANCE keeps colours
+//! in single precision). Text values are one of two colours, so there a ray either matches
+//! or is on the other side of a glyph's edge. `specfunc` jitters its wavelengths, so the
+//! ramp case compares the mean of 1000 rays (1 %).
+
+use daylit_compile::compile;
+use daylit_scene::{load_scene, LoadOptions};
+use daylit_transport::{Options, Renderer};
+use glam::DVec3;
+use std::path::{Path, PathBuf};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/pict")
+}
+
+fn numbers(name: &str) -> Vec<Vec<f64>> {
+    std::fs::read_to_string(dir().join(name))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect()
+}
+
+/// The ray origins of `case`, as make_goldens.sh prints them from grids.txt.
+fn rays(case: &str) -> Vec<DVec3> {
+    let text = std::fs::read_to_string(dir().join("grids.txt")).unwrap();
+    let mut out = Vec::new();
+    for l in text.lines().filter(|l| l.split_whitespace().next() == Some(case)) {
+        let v: Vec<f64> = l.split_whitespace().skip(1).map(|w| w.parse().unwrap()).collect();
+        let at = |a: f64, b: f64, n: f64, k: f64| {
+            let x = if n > 1.0 { a + (b - a) * k / (n - 1.0) } else { a };
+            format!("{x:.6}").parse::<f64>().unwrap()
+        };
+        for j in 0..v[5] as usize {
+            for i in 0..v[2] as usize {
+                out.push(DVec3::new(
+                    at(v[0], v[1], v[2], i as f64),
+                    at(v[3], v[4], v[5], j as f64),
+                    1.0,
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn renderer(scene: &str) -> Renderer {
+    let raypath = daylit_cal::RayPath::new([dir()]);
+    let load = LoadOptions {
+        raypath: raypath.clone(),
+        ..LoadOptions::default()
+    };
+    let scene = load_scene(&[dir().join(scene)], &load).unwrap();
+    let compiled = compile(&scene);
+    let words: Vec<String> = "-ab 0 -av 0 0 0"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let mut opts = Options::rtrace();
+    let mut i = 0;
+    while i < words.len() {
+        i += opts.parse_arg(&words, i).unwrap().max(1);
+    }
+    Renderer::new(scene, compiled, opts, &raypath).unwrap()
+}
+
+fn trace(r: &Renderer, case: &str) -> Vec<DVec3> {
+    rays(case)
+        .iter()
+        .enumerate()
+        .map(|(k, &o)| {
+            let mut ctx = r.ctx(k as u64);
+            r.radiance(o, DVec3::new(0.0, 0.0, -1.0), &mut ctx).value
+        })
+        .collect()
+}
+
+/// The worst per-channel relative difference and its ray; panics past `rel`, or when more
+/// than `outliers` rays are off (text: rays on a glyph's edge).
+fn compare(case: &str, got: &[DVec3], rel: f64, outliers: usize) {
+    let gold = numbers(&format!("goldens/{case}.txt"));
+    assert_eq!(got.len(), gold.len(), "{case}: ray count");
+    let origins = rays(case);
+    let mut worst = (0.0, 0);
+    let mut off = Vec::new();
+    for (k, (g, want)) in got.iter().zip(&gold).enumerate() {
+        let err = (0..3)
+            .map(|c| (g[c] - want[c]).abs() / want[c].abs().max(1e-3))
+            .fold(0.0, f64::max);
+        if err > rel {
+            off.push(k);
+        } else if err > worst.0 {
+            worst = (err, k);
+        }
+    }
+    eprintln!(
+        "{case}: {} rays, worst relative difference {:.4}% (ray {}), {} off by more than {}%",
+        got.len(),
+        100.0 * worst.0,
+        worst.1,
+        off.len(),
+        100.0 * rel
+    );
+    for &k in off.iter().take(10) {
+        eprintln!(
+            "  ray {k} at {:?}: daylit {:?}, RADIANCE {:?}",
+            origins[k], got[k], gold[k]
+        );
+    }
+    assert!(off.len() <= outliers, "{case}: {} rays differ", off.len());
+}
+
+#[test]
+fn picture_patterns_match_radiance() {
+    let r = renderer("pict.rad");
+    compare("pict", &trace(&r, "pict"), 5e-3, 0);
+}
+
+#[test]
+fn text_patterns_match_radiance() {
+    let r = renderer("text.rad");
+    compare("text", &trace(&r, "text"), 5e-3, 0);
+}
+
+#[test]
+fn spectral_patterns_match_radiance() {
+    let r = renderer("spec.rad");
+    compare("spec", &trace(&r, "spec"), 5e-3, 0);
+}
+
+#[test]
+fn jittered_specfunc_mean_matches_radiance() {
+    let r = renderer("spec.rad");
+    let got = trace(&r, "ramp");
+    let mean = got.iter().sum::<DVec3>() / got.len() as f64;
+    let want = &numbers("goldens/ramp.mean.txt")[0];
+    for c in 0..3 {
+        let err = (mean[c] - want[c]).abs() / want[c];
+        eprintln!("ramp mean channel {c}: daylit {:.6}, RADIANCE {:.6} ({:.3}%)", mean[c], want[c], 100.0 * err);
+        assert!(err < 0.01, "channel {c}");
+    }
+}
