@@ -136,7 +136,8 @@ pub enum PatternKind {
         /// Factor elsewhere.
         back: DVec3,
     },
-    /// `spectrum`, `specfile`, `specfunc`, `specdata`: a spectrum's RGB multiplies the colour.
+    /// `spectrum`, `specfile`, `specfunc`, `specdata`, `specpict`: a spectrum's RGB multiplies
+    /// the colour.
     Spectral(crate::spectral::Spectral),
 }
 
@@ -333,6 +334,7 @@ impl Modifiers {
             data: HashMap::new(),
             pictures: HashMap::new(),
             fonts: HashMap::new(),
+            spec_pictures: HashMap::new(),
         };
         let mut table = Vec::with_capacity(scene.prims.len());
         let mut errors = Vec::new();
@@ -431,6 +433,8 @@ pub(crate) struct Builder<'a> {
     pub(crate) pictures: HashMap<String, Arc<crate::picture::Picture>>,
     /// Fonts read so far, by name.
     pub(crate) fonts: HashMap<String, Arc<crate::text::Font>>,
+    /// Hyperspectral pictures read so far, by name.
+    pub(crate) spec_pictures: HashMap<String, Arc<crate::spectral::SpecPicture>>,
 }
 
 impl Builder<'_> {
@@ -558,9 +562,11 @@ impl Builder<'_> {
             }
             PrimType::Colorpict | PrimType::Mixpict => self.picture(p)?,
             PrimType::Brighttext | PrimType::Colortext | PrimType::Mixtext => self.text(p)?,
-            PrimType::Spectrum | PrimType::Specfile | PrimType::Specfunc | PrimType::Specdata => {
-                self.spectral(p)?
-            }
+            PrimType::Spectrum
+            | PrimType::Specfile
+            | PrimType::Specfunc
+            | PrimType::Specdata
+            | PrimType::Specpict => self.spectral(p)?,
             t => {
                 return Err(format!(
                     "{} is not supported by daylit's light transport yet",

@@ -201,6 +201,15 @@ pub enum Spectral {
         /// One expression per dimension but the last.
         coords: Vec<ExprId>,
     },
+    /// `specpict`: a hyperspectral picture.
+    Pict {
+        /// Applied to (value, wavelength).
+        func: FuncId,
+        /// The picture.
+        pict: Arc<SpecPicture>,
+        /// The expressions for x and y.
+        coords: [ExprId; 2],
+    },
 }
 
 impl Spectral {
@@ -243,7 +252,176 @@ impl Spectral {
                     .collect();
                 spectrum_to_rgb(&v, org - 0.5 * step, org + span + 0.5 * step)
             }
+            Spectral::Pict { func, pict, coords } => {
+                let x = cal.eval_expr(coords[0], st, ray);
+                let y = cal.eval_expr(coords[1], st, ray);
+                let vals = pict.value(x, y);
+                let n = vals.len();
+                let (long, short) = pict.range;
+                let step = (short - long) / n as f64;
+                let first = long + 0.5 * step;
+                let v: Vec<f64> = vals
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &x)| cal.call(*func, &[x, first + k as f64 * step], st, ray))
+                    .collect();
+                spectrum_to_rgb(&v, long, short)
+            }
         }
+    }
+}
+
+/// A hyperspectral picture (`FORMAT=Radiance_spectra`): per pixel `NCOMP` mantissas from
+/// the long wavelength end and a shared exponent, flat scanlines from the top; the
+/// wavelength range is the first and last of `WAVELENGTH_SPLITS=`. Looked up like a
+/// `colorpict` picture (see [`crate::picture`]), bilinearly, bin by bin.
+#[derive(Clone, Debug)]
+pub struct SpecPicture {
+    nx: usize,
+    ny: usize,
+    nc: usize,
+    span: [f64; 2],
+    /// Long and short end of the wavelength range (nm).
+    range: (f64, f64),
+    /// `nc + 1` bytes per pixel, rows from the bottom.
+    bytes: Vec<u8>,
+}
+
+impl SpecPicture {
+    /// Reads a hyperspectral picture; the error names the file and what is wrong.
+    pub fn load(path: &std::path::Path) -> Result<SpecPicture, String> {
+        let b = std::fs::read(path)
+            .map_err(|e| format!("hyperspectral picture {}: cannot read: {e}", path.display()))?;
+        SpecPicture::decode(&b)
+            .map_err(|e| format!("hyperspectral picture {}: {e}", path.display()))
+    }
+
+    /// Decodes the bytes of a hyperspectral picture.
+    pub fn decode(b: &[u8]) -> Result<SpecPicture, String> {
+        let mut pos = 0;
+        let mut line_no = 0;
+        let next_line = |pos: &mut usize| -> Option<String> {
+            let end = b[*pos..].iter().take(1 << 16).position(|&c| c == b'\n')?;
+            let l = String::from_utf8_lossy(&b[*pos..*pos + end]).into_owned();
+            *pos += end + 1;
+            Some(l)
+        };
+        let (mut nc, mut range, mut aspect) = (0usize, None, 1.0f64);
+        loop {
+            line_no += 1;
+            let l = next_line(&mut pos).ok_or("header not ended by an empty line")?;
+            if line_no == 1 && !l.starts_with("#?") {
+                return Err("not a RADIANCE picture: first line does not start with \"#?\"".into());
+            }
+            if l.trim().is_empty() {
+                break;
+            }
+            let bad = |what: &str| format!("header line {line_no}: bad {what}");
+            if let Some(v) = l.strip_prefix("NCOMP=") {
+                nc = v.trim().parse().map_err(|_| bad("NCOMP="))?;
+            } else if let Some(v) = l.strip_prefix("WAVELENGTH_SPLITS=") {
+                let w: Vec<f64> = v
+                    .split_whitespace()
+                    .map(|x| x.parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad("WAVELENGTH_SPLITS="))?;
+                if w.len() != 4 {
+                    return Err(bad("WAVELENGTH_SPLITS= (four wavelengths)"));
+                }
+                range = Some((w[0] as f32 as f64, w[3] as f32 as f64));
+            } else if let Some(v) = l.strip_prefix("PIXASPECT=") {
+                aspect *= v.trim().parse::<f64>().map_err(|_| bad("PIXASPECT="))?;
+            } else if let Some(v) = l.strip_prefix("FORMAT=") {
+                if v.trim() != "Radiance_spectra" {
+                    return Err(format!(
+                        "FORMAT={} is not Radiance_spectra",
+                        v.trim()
+                    ));
+                }
+            }
+        }
+        if !(4..=MAX_BINS).contains(&nc) {
+            return Err(format!("NCOMP={nc}: a hyperspectral picture has 4 to {MAX_BINS} components"));
+        }
+        let range = range
+            .filter(|r| r.1 >= 1.0)
+            .ok_or("no WAVELENGTH_SPLITS= in the header")?;
+        if !(aspect.is_finite() && aspect > 0.0) {
+            return Err("PIXASPECT= is not positive".into());
+        }
+        let res = next_line(&mut pos).ok_or("missing resolution line")?;
+        let w: Vec<&str> = res.split_whitespace().collect();
+        let dims = (w.len() == 4)
+            .then(|| Some((w[1].parse::<usize>().ok()?, w[3].parse::<usize>().ok()?)))
+            .flatten()
+            .filter(|&(a, c)| a >= 2 && c >= 2 && a.saturating_mul(c) <= 1 << 26);
+        let Some((ny, nx)) = dims else {
+            return Err(format!("bad resolution line {:?} (at least 2 x 2 pixels)", res.trim()));
+        };
+        let row = nx * (nc + 1);
+        if b.len() - pos < row * ny {
+            return Err(format!(
+                "{} bytes of pixels where {} x {} pixels of {} bytes need {}",
+                b.len() - pos,
+                nx,
+                ny,
+                nc + 1,
+                row * ny
+            ));
+        }
+        let mut bytes = Vec::with_capacity(row * ny);
+        for r in (0..ny).rev() {
+            bytes.extend_from_slice(&b[pos + r * row..pos + (r + 1) * row]);
+        }
+        let (xr, yr) = (nx as f64, ny as f64);
+        let span = if xr <= yr * aspect {
+            [1.0, aspect * yr / xr]
+        } else {
+            [xr / yr / aspect, 1.0]
+        };
+        Ok(SpecPicture {
+            nx,
+            ny,
+            nc,
+            span,
+            range,
+            bytes,
+        })
+    }
+
+    /// The interpolated spectrum (long wavelength first) at (x, y).
+    pub fn value(&self, x: f64, y: f64) -> Vec<f64> {
+        let cell = |p: f64, span: f64, n: usize| {
+            let g = p / span * (n - 1) as f64;
+            let i = if g.is_nan() || g < 0.0 {
+                0
+            } else {
+                (g as usize).min(n - 2)
+            };
+            (i, crate::data::taper(i, g))
+        };
+        let (j, wy) = cell(y, self.span[1], self.ny);
+        let (i, wx) = cell(x, self.span[0], self.nx);
+        let mut out = vec![0.0; self.nc];
+        for (row, cy) in [(j, wy.0), (j + 1, wy.1)] {
+            if cy.abs() <= 1e-6 {
+                continue;
+            }
+            for (col, cx) in [(i, wx.0), (i + 1, wx.1)] {
+                let c = cy * cx;
+                let at = (row * self.nx + col) * (self.nc + 1);
+                let px = &self.bytes[at..at + self.nc + 1];
+                let e = px[self.nc];
+                if e == 0 || c.abs() <= 1e-6 {
+                    continue;
+                }
+                let f = c * 2f64.powi(e as i32 - 136);
+                for (o, &m) in out.iter_mut().zip(px) {
+                    *o += f * (m as f64 + 0.5);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -398,6 +576,29 @@ impl crate::material::Builder<'_> {
                 let (func, _) = self.named_func(&sa[1], &sa[0])?;
                 let range = Spectral::func_range(f);
                 (Spectral::Func { func, range }, frame(p, 2, f.clone())?)
+            }
+            PrimType::Specpict => {
+                if sa.len() < 5 {
+                    return Err(
+                        "needs sfunc picture funcfile x y [transform]".into(),
+                    );
+                }
+                let file = sa[2].as_str();
+                self.load(file)?;
+                let pict = match self.spec_pictures.get(&sa[1]) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let path = self.raypath.find(&sa[1]).ok_or_else(|| {
+                            format!("hyperspectral picture \"{}\" not found in the RAYPATH", sa[1])
+                        })?;
+                        let p = Arc::new(SpecPicture::load(&path)?);
+                        self.spec_pictures.insert(sa[1].clone(), p.clone());
+                        p
+                    }
+                };
+                let coords = [self.expr(file, &sa[3])?, self.expr(file, &sa[4])?];
+                let (func, _) = self.named_func(file, &sa[0])?;
+                (Spectral::Pict { func, pict, coords }, frame(p, 5, f.clone())?)
             }
             _ => {
                 if sa.len() < 3 {

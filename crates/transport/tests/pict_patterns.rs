@@ -122,7 +122,7 @@ fn compare(case: &str, got: &[DVec3], rel: f64, outliers: usize) {
 #[test]
 fn picture_patterns_match_radiance() {
     let r = renderer("pict.rad");
-    compare("pict", &trace(&r, "pict"), 5e-3, 0);
+    compare("pict", &trace(&r, "pict"), 1e-4, 0);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn text_patterns_match_radiance() {
 #[test]
 fn spectral_patterns_match_radiance() {
     let r = renderer("spec.rad");
-    compare("spec", &trace(&r, "spec"), 5e-3, 0);
+    compare("spec", &trace(&r, "spec"), 1e-4, 0);
 }
 
 #[test]

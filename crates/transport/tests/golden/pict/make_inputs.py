@@ -37,3 +37,22 @@ write("flip.hdr", f"+Y {H} -X {W}", [(c, r) for r in reversed(range(H)) for c in
 # wide; EXPOSURE must not change the pattern.
 write("turned.hdr", f"+X {W} +Y {H}", [(c, r) for c in range(W) for r in reversed(range(H))],
       ["PIXASPECT=0.8", "EXPOSURE=2"])
+
+
+def spectral_picture(name, w, h, nc):
+    """A flat hyperspectral picture: nc mantissas and a shared exponent per pixel, rows from
+    the top, wavelengths from the long end."""
+    head = (f"#?RADIANCE\nNCOMP={nc}\nWAVELENGTH_SPLITS= 780 588 480 380\n"
+            f"FORMAT=Radiance_spectra\n\n-Y {h} +X {w}\n").encode()
+    body = b""
+    for r in range(h):
+        for c in range(w):
+            v = [0.1 + 0.8 * (((c * 5 + r * 3 + k * 7) % 11) / 10.0) for k in range(nc)]
+            m = max(v)
+            f, e = math.frexp(m)
+            s = f * 256.0 / m
+            body += bytes([int(x * s) for x in v] + [e + 128])
+    open(name, "wb").write(head + body)
+
+
+spectral_picture("spect.hsr", 5, 4, 6)
