@@ -845,7 +845,11 @@ impl Pattern {
             }
             PatternKind::Picture(d) => *pcol *= DVec3::from(d.color(cal, st, &ray)),
             PatternKind::Text { text, fore, back } => {
-                *pcol *= if text.foreground(s.point) { *fore } else { *back }
+                *pcol *= if text.foreground(s.point) {
+                    *fore
+                } else {
+                    *back
+                }
             }
             PatternKind::Spectral(sp) => *pcol *= sp.color(cal, st, &ray, crate::spectral::seed(s)),
         }

@@ -10,9 +10,7 @@
 //! as RADIANCE uses them. The first coordinate expression gives x (horizontal), the second y.
 
 use crate::data::taper;
-use crate::material::{
-    frame, pattern, MixCoef, Mixture, Modifier, PatternKind, PatternRay,
-};
+use crate::material::{frame, pattern, MixCoef, Mixture, Modifier, PatternKind, PatternRay};
 use daylit_cal::{CalEnv, EvalState, ExprId, FuncId};
 use daylit_image::HdrImage;
 use daylit_scene::{PrimType, Primitive};
@@ -183,7 +181,10 @@ mod tests {
         let v = p.value(5.0 / 3.0, 1.0);
         assert!((v[0] - 4.0).abs() < 1e-12 && v[1].abs() < 1e-12, "{v:?}");
         let v = p.value(5.0 / 3.0 / 8.0, 0.25);
-        assert!((v[0] - 0.5).abs() < 1e-12 && (v[1] - 1.5).abs() < 1e-12, "{v:?}");
+        assert!(
+            (v[0] - 0.5).abs() < 1e-12 && (v[1] - 1.5).abs() < 1e-12,
+            "{v:?}"
+        );
     }
 
     #[test]

@@ -186,7 +186,8 @@ impl Font {
                 alen += sp[ns];
                 ns += 1;
                 if self.glyph(line[end]).is_some() {
-                    while next < line.len() && self.glyph(line[next]).is_some_and(|g| g.verts.is_empty())
+                    while next < line.len()
+                        && self.glyph(line[next]).is_some_and(|g| g.verts.is_empty())
                     {
                         alen += sp[ns];
                         ns += 1;
@@ -397,7 +398,10 @@ mod tests {
 
     /// A square glyph for 'A' (50..200 both ways) and a space.
     fn font() -> Arc<Font> {
-        Arc::new(Font::parse("# test\n32 0\n65 4 50 50 200 50 200 200 50 200\n66 3 0 0 100 0 0 100").unwrap())
+        Arc::new(
+            Font::parse("# test\n32 0\n65 4 50 50 200 50 200 200 50 200\n66 3 0 0 100 0 0 100")
+                .unwrap(),
+        )
     }
 
     #[test]

@@ -34,10 +34,21 @@ fn numbers(name: &str) -> Vec<Vec<f64>> {
 fn rays(case: &str) -> Vec<DVec3> {
     let text = std::fs::read_to_string(dir().join("grids.txt")).unwrap();
     let mut out = Vec::new();
-    for l in text.lines().filter(|l| l.split_whitespace().next() == Some(case)) {
-        let v: Vec<f64> = l.split_whitespace().skip(1).map(|w| w.parse().unwrap()).collect();
+    for l in text
+        .lines()
+        .filter(|l| l.split_whitespace().next() == Some(case))
+    {
+        let v: Vec<f64> = l
+            .split_whitespace()
+            .skip(1)
+            .map(|w| w.parse().unwrap())
+            .collect();
         let at = |a: f64, b: f64, n: f64, k: f64| {
-            let x = if n > 1.0 { a + (b - a) * k / (n - 1.0) } else { a };
+            let x = if n > 1.0 {
+                a + (b - a) * k / (n - 1.0)
+            } else {
+                a
+            };
             format!("{x:.6}").parse::<f64>().unwrap()
         };
         for j in 0..v[5] as usize {
@@ -145,7 +156,124 @@ fn jittered_specfunc_mean_matches_radiance() {
     let want = &numbers("goldens/ramp.mean.txt")[0];
     for c in 0..3 {
         let err = (mean[c] - want[c]).abs() / want[c];
-        eprintln!("ramp mean channel {c}: daylit {:.6}, RADIANCE {:.6} ({:.3}%)", mean[c], want[c], 100.0 * err);
+        eprintln!(
+            "ramp mean channel {c}: daylit {:.6}, RADIANCE {:.6} ({:.3}%)",
+            mean[c],
+            want[c],
+            100.0 * err
+        );
         assert!(err < 0.01, "channel {c}");
+    }
+}
+
+/// A scene of one glow square with `pattern` on it, in a fresh directory with `files`;
+/// the error loading it or `Renderer::new` gives, if any.
+fn build_error(name: &str, pattern: &str, files: &[(&str, &[u8])]) -> Option<String> {
+    let d = std::env::temp_dir().join(format!("daylit_pict_{name}_{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    for (f, bytes) in files {
+        std::fs::write(d.join(f), bytes).unwrap();
+    }
+    let scene_text = format!(
+        "{pattern}\npat glow g 0 0 4 1 1 1 0\ng polygon p 0 0 12 0 0 0 1 0 0 1 1 0 0 1 0\n"
+    );
+    std::fs::write(d.join("scene.rad"), scene_text).unwrap();
+    let raypath = daylit_cal::RayPath::new([d.clone()]);
+    let load = LoadOptions {
+        raypath: raypath.clone(),
+        ..LoadOptions::default()
+    };
+    // Missing files are found out while loading, the rest when the modifiers are built.
+    let r = match load_scene(&[d.join("scene.rad")], &load) {
+        Ok(scene) => {
+            let compiled = compile(&scene);
+            Renderer::new(scene, compiled, Options::rtrace(), &raypath)
+                .err()
+                .map(|e| e.to_string())
+        }
+        Err(e) => Some(e.to_string()),
+    };
+    let _ = std::fs::remove_dir_all(&d);
+    r
+}
+
+#[test]
+fn malformed_inputs_are_located_errors() {
+    let grid = std::fs::read(dir().join("grid.hdr")).unwrap();
+    let hsr = std::fs::read(dir().join("spect.hsr")).unwrap();
+    let cases: Vec<(&str, String, Vec<(&str, Vec<u8>)>, &str)> = vec![
+        (
+            "truncated_picture",
+            "void colorpict pat 7 noop noop noop a.hdr . Px Py\n0\n0".into(),
+            vec![("a.hdr", grid[..grid.len() - 20].to_vec())],
+            "scanline",
+        ),
+        (
+            "missing_picture",
+            "void colorpict pat 7 noop noop noop none.hdr . Px Py\n0\n0".into(),
+            vec![],
+            "cannot find",
+        ),
+        (
+            "thin_picture",
+            "void colorpict pat 7 noop noop noop a.hdr . Px Py\n0\n0".into(),
+            vec![(
+                "a.hdr",
+                b"#?RADIANCE\n\n-Y 1 +X 2\n\x80\x80\x80\x81\x80\x80\x80\x81".to_vec(),
+            )],
+            "at least 2 pixels",
+        ),
+        (
+            "bad_font",
+            "void brighttext pat 3 f.fnt . Hi\n0\n11 0 1 0 .1 0 0 0 -.1 0 1 0".into(),
+            vec![("f.fnt", b"72 2 10 10\n 20 x\n".to_vec())],
+            "line 2",
+        ),
+        (
+            "missing_text_file",
+            "void brighttext pat 2 f.fnt t.txt\n0\n11 0 1 0 .1 0 0 0 -.1 0 1 0".into(),
+            vec![("f.fnt", b"72 0\n".to_vec())],
+            "text file",
+        ),
+        (
+            "parallel_vectors",
+            "void brighttext pat 3 f.fnt . Hi\n0\n11 0 1 0 .1 0 0 .2 0 0 1 0".into(),
+            vec![("f.fnt", b"72 0\n".to_vec())],
+            "motion vector",
+        ),
+        (
+            "bad_specfile",
+            "void specfile pat 1 s.dat\n0\n0".into(),
+            vec![("s.dat", b"1\n380 780 3\n.5 .5\n".to_vec())],
+            "data value 3",
+        ),
+        (
+            "specfile_2d",
+            "void specfile pat 1 s.dat\n0\n0".into(),
+            vec![("s.dat", b"2 0 1 2 380 780 2 1 1 1 1".to_vec())],
+            "one-dimensional",
+        ),
+        (
+            "truncated_hsr",
+            "void specpict pat 5 noop s.hsr . Px Py\n0\n0".into(),
+            vec![("s.hsr", hsr[..hsr.len() - 7].to_vec())],
+            "bytes of pixels",
+        ),
+        (
+            "hsr_without_splits",
+            "void specpict pat 5 noop s.hsr . Px Py\n0\n0".into(),
+            vec![(
+                "s.hsr",
+                String::from_utf8_lossy(&hsr)
+                    .replace("WAVELENGTH_SPLITS", "X")
+                    .into_bytes(),
+            )],
+            "WAVELENGTH_SPLITS",
+        ),
+    ];
+    for (name, pattern, files, want) in cases {
+        let files: Vec<(&str, &[u8])> = files.iter().map(|(f, b)| (*f, b.as_slice())).collect();
+        let e = build_error(name, &pattern, &files).unwrap_or_else(|| panic!("{name}: accepted"));
+        assert!(e.contains(want) && e.contains("scene.rad:1"), "{name}: {e}");
     }
 }
