@@ -147,52 +147,6 @@ impl PictLookup {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pict(w: usize, h: usize, aspect: Option<f64>) -> Picture {
-        let mut img = HdrImage::new(w, h);
-        for r in 0..h {
-            for c in 0..w {
-                img.set(c, r, [c as f32, r as f32, 1.0]);
-            }
-        }
-        if let Some(a) = aspect {
-            img.header.push(format!("PIXASPECT={a}"));
-        }
-        Picture::from_image(&img).unwrap()
-    }
-
-    #[test]
-    fn spans_follow_the_shorter_side() {
-        assert_eq!(pict(4, 2, None).span, [2.0, 1.0]);
-        assert_eq!(pict(2, 4, None).span, [1.0, 2.0]);
-        // Pixels twice as tall as wide: 4 x 2 pixels make a square.
-        assert_eq!(pict(4, 2, Some(2.0)).span, [1.0, 1.0]);
-    }
-
-    #[test]
-    fn bilinear_between_pixel_centres_bottom_row_first() {
-        // 5 x 3: x spans 5/3, y spans 1; value = (column, row from the top, 1).
-        let p = pict(5, 3, None);
-        let v = p.value(0.0, 0.0);
-        assert_eq!(v, [0.0, 2.0, 1.0]);
-        let v = p.value(5.0 / 3.0, 1.0);
-        assert!((v[0] - 4.0).abs() < 1e-12 && v[1].abs() < 1e-12, "{v:?}");
-        let v = p.value(5.0 / 3.0 / 8.0, 0.25);
-        assert!(
-            (v[0] - 0.5).abs() < 1e-12 && (v[1] - 1.5).abs() < 1e-12,
-            "{v:?}"
-        );
-    }
-
-    #[test]
-    fn one_pixel_side_refused() {
-        assert!(Picture::from_image(&HdrImage::new(1, 5)).is_err());
-    }
-}
-
 impl crate::material::Builder<'_> {
     /// A function named in function file `file`'s context, checked, with its parameter count.
     pub(crate) fn named_func(&mut self, file: &str, name: &str) -> Result<(FuncId, usize), String> {
@@ -262,5 +216,51 @@ impl crate::material::Builder<'_> {
         } else {
             pattern(PatternKind::Picture(lookup), frame)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pict(w: usize, h: usize, aspect: Option<f64>) -> Picture {
+        let mut img = HdrImage::new(w, h);
+        for r in 0..h {
+            for c in 0..w {
+                img.set(c, r, [c as f32, r as f32, 1.0]);
+            }
+        }
+        if let Some(a) = aspect {
+            img.header.push(format!("PIXASPECT={a}"));
+        }
+        Picture::from_image(&img).unwrap()
+    }
+
+    #[test]
+    fn spans_follow_the_shorter_side() {
+        assert_eq!(pict(4, 2, None).span, [2.0, 1.0]);
+        assert_eq!(pict(2, 4, None).span, [1.0, 2.0]);
+        // Pixels twice as tall as wide: 4 x 2 pixels make a square.
+        assert_eq!(pict(4, 2, Some(2.0)).span, [1.0, 1.0]);
+    }
+
+    #[test]
+    fn bilinear_between_pixel_centres_bottom_row_first() {
+        // 5 x 3: x spans 5/3, y spans 1; value = (column, row from the top, 1).
+        let p = pict(5, 3, None);
+        let v = p.value(0.0, 0.0);
+        assert_eq!(v, [0.0, 2.0, 1.0]);
+        let v = p.value(5.0 / 3.0, 1.0);
+        assert!((v[0] - 4.0).abs() < 1e-12 && v[1].abs() < 1e-12, "{v:?}");
+        let v = p.value(5.0 / 3.0 / 8.0, 0.25);
+        assert!(
+            (v[0] - 0.5).abs() < 1e-12 && (v[1] - 1.5).abs() < 1e-12,
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn one_pixel_side_refused() {
+        assert!(Picture::from_image(&HdrImage::new(1, 5)).is_err());
     }
 }

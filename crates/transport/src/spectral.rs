@@ -1,5 +1,5 @@
 //! RADIANCE 6's spectral patterns as its three-channel programs render them: `spectrum`,
-//! `specfile`, `specfunc` and `specdata`. Each yields a spectrum that is turned into an RGB
+//! `specfile`, `specfunc`, `specdata` and `specpict`. Each yields a spectrum that is turned into an RGB
 //! colour multiplying the modified colour, the way RADIANCE converts it:
 //!
 //! - The samples are taken as equal bins over their wavelength range (a sample's wavelength
@@ -160,7 +160,9 @@ pub fn spectrum(f: &[f64]) -> Result<DVec3, String> {
 }
 
 /// `specfile`: a one-dimensional data file of values by wavelength, sampled evenly over its
-/// range (at its points when they are even).
+/// range (at its points when they are even). For unevenly spaced points RADIANCE samples
+/// twice as many wavelengths but converts only the first half of them, spread over the whole
+/// range; its 6.0a binary does so (`tests/golden/pict`, `uneven.dat`), and so does daylit.
 pub fn specfile(d: &DataArray) -> Result<DVec3, String> {
     if d.dims() != 1 {
         return Err(format!(

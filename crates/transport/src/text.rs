@@ -392,78 +392,6 @@ pub fn file_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A square glyph for 'A' (50..200 both ways) and a space.
-    fn font() -> Arc<Font> {
-        Arc::new(
-            Font::parse("# test\n32 0\n65 4 50 50 200 50 200 200 50 200\n66 3 0 0 100 0 0 100")
-                .unwrap(),
-        )
-    }
-
-    #[test]
-    fn parse_extent_and_mean_width() {
-        let f = font();
-        let a = f.glyph(b'A').unwrap();
-        assert_eq!((a.left, a.right, a.bottom, a.top), (50, 200, 50, 200));
-        // 'B' reaches only 100 < 128, so its extent stays 0..128 as RADIANCE tracks it: the
-        // mean of 150 and 128.
-        assert_eq!(f.mwidth, 139);
-    }
-
-    #[test]
-    fn malformed_fonts_are_located_errors() {
-        for (text, want) in [
-            ("65 2 1 2 3", "ends"),
-            ("0 0", "illegal"),
-            ("65 1 300 3", "beyond 255"),
-            ("65 0\n65 0", "twice"),
-            ("65 1 1.5 2", "whole number"),
-        ] {
-            let e = Font::parse(text).unwrap_err();
-            assert!(e.contains(want) && e.contains("line"), "{text}: {e}");
-        }
-    }
-
-    #[test]
-    fn uniform_cells_and_inside_test() {
-        let t = Text::new(
-            font(),
-            vec![b"A A".to_vec()],
-            &[0., 0., 0., 1., 0., 0., 0., -1., 0.],
-            None,
-        )
-        .unwrap();
-        // Cell 0 holds 'A' over 50..200 of 255 across and up.
-        assert!(t.foreground(DVec3::new(0.5, -0.5, 0.0)));
-        assert!(!t.foreground(DVec3::new(0.1, -0.5, 0.0)));
-        assert!(!t.foreground(DVec3::new(1.5, -0.5, 0.0)));
-        assert!(t.foreground(DVec3::new(2.5, -0.5, 0.0)));
-        assert!(!t.foreground(DVec3::new(3.5, -0.5, 0.0)));
-        assert!(!t.foreground(DVec3::new(0.5, -1.5, 0.0)));
-    }
-
-    #[test]
-    fn squeezed_advances() {
-        let f = font();
-        // 'A' is 50..200: half a spacing of 20 either side.
-        let (sp, w) = f.squeeze(b"AA", 40);
-        assert_eq!(sp, vec![40 - 50, 200 + 40 - 50, 200 + 40]);
-        assert_eq!(w, sp.iter().sum::<i32>());
-    }
-
-    #[test]
-    fn text_file_lines() {
-        assert_eq!(
-            file_lines(b"ab\ncd\n\nx"),
-            vec![b"ab".to_vec(), b"cd".to_vec(), b"".to_vec(), b"x".to_vec()]
-        );
-    }
-}
-
 impl crate::material::Builder<'_> {
     /// A font, read once per run however many modifiers name it.
     fn font_file(&mut self, name: &str) -> Result<Arc<Font>, String> {
@@ -535,5 +463,77 @@ impl crate::material::Builder<'_> {
                 frame,
             ),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A square glyph for 'A' (50..200 both ways) and a space.
+    fn font() -> Arc<Font> {
+        Arc::new(
+            Font::parse("# test\n32 0\n65 4 50 50 200 50 200 200 50 200\n66 3 0 0 100 0 0 100")
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn parse_extent_and_mean_width() {
+        let f = font();
+        let a = f.glyph(b'A').unwrap();
+        assert_eq!((a.left, a.right, a.bottom, a.top), (50, 200, 50, 200));
+        // 'B' reaches only 100 < 128, so its extent stays 0..128 as RADIANCE tracks it: the
+        // mean of 150 and 128.
+        assert_eq!(f.mwidth, 139);
+    }
+
+    #[test]
+    fn malformed_fonts_are_located_errors() {
+        for (text, want) in [
+            ("65 2 1 2 3", "ends"),
+            ("0 0", "illegal"),
+            ("65 1 300 3", "beyond 255"),
+            ("65 0\n65 0", "twice"),
+            ("65 1 1.5 2", "whole number"),
+        ] {
+            let e = Font::parse(text).unwrap_err();
+            assert!(e.contains(want) && e.contains("line"), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn uniform_cells_and_inside_test() {
+        let t = Text::new(
+            font(),
+            vec![b"A A".to_vec()],
+            &[0., 0., 0., 1., 0., 0., 0., -1., 0.],
+            None,
+        )
+        .unwrap();
+        // Cell 0 holds 'A' over 50..200 of 255 across and up.
+        assert!(t.foreground(DVec3::new(0.5, -0.5, 0.0)));
+        assert!(!t.foreground(DVec3::new(0.1, -0.5, 0.0)));
+        assert!(!t.foreground(DVec3::new(1.5, -0.5, 0.0)));
+        assert!(t.foreground(DVec3::new(2.5, -0.5, 0.0)));
+        assert!(!t.foreground(DVec3::new(3.5, -0.5, 0.0)));
+        assert!(!t.foreground(DVec3::new(0.5, -1.5, 0.0)));
+    }
+
+    #[test]
+    fn squeezed_advances() {
+        let f = font();
+        // 'A' is 50..200: half a spacing of 20 either side.
+        let (sp, w) = f.squeeze(b"AA", 40);
+        assert_eq!(sp, vec![40 - 50, 200 + 40 - 50, 200 + 40]);
+        assert_eq!(w, sp.iter().sum::<i32>());
+    }
+
+    #[test]
+    fn text_file_lines() {
+        assert_eq!(
+            file_lines(b"ab\ncd\n\nx"),
+            vec![b"ab".to_vec(), b"cd".to_vec(), b"".to_vec(), b"x".to_vec()]
+        );
     }
 }

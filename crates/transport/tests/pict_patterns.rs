@@ -197,11 +197,14 @@ fn build_error(name: &str, pattern: &str, files: &[(&str, &[u8])]) -> Option<Str
     r
 }
 
+/// A malformed-input case: name, pattern text, files, what the error must say.
+type Case<'a> = (&'a str, String, Vec<(&'a str, Vec<u8>)>, &'a str);
+
 #[test]
 fn malformed_inputs_are_located_errors() {
     let grid = std::fs::read(dir().join("grid.hdr")).unwrap();
     let hsr = std::fs::read(dir().join("spect.hsr")).unwrap();
-    let cases: Vec<(&str, String, Vec<(&str, Vec<u8>)>, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "truncated_picture",
             "void colorpict pat 7 noop noop noop a.hdr . Px Py\n0\n0".into(),
