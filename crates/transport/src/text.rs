@@ -120,7 +120,7 @@ impl Font {
     }
 
     /// Cell advances of a line, every character of the font one full cell (`s` = 0).
-    fn uniform(&self, line: &[u8]) -> (Vec<i32>, i32) {
+    fn uniform(&self, line: &[u8]) -> (Vec<i64>, i64) {
         let mut sp = Vec::with_capacity(line.len() + 1);
         sp.push(0);
         for &c in line {
@@ -133,8 +133,8 @@ impl Font {
     /// Advances of a line with the glyphs packed `cis` units apart (spaces a mean width).
     /// `sp[k]` is the distance from character k−1's origin to character k's (`sp[0]`: from
     /// the line start); the sum is the line's width.
-    fn squeeze(&self, line: &[u8], cis: i32) -> (Vec<i32>, i32) {
-        let mut sp = vec![0i32; line.len() + 1];
+    fn squeeze(&self, line: &[u8], cis: i64) -> (Vec<i64>, i64) {
+        let mut sp = vec![0i64; line.len() + 1];
         let half = cis / 2;
         let mut k = 0;
         // Characters missing from the font take no room.
@@ -149,10 +149,10 @@ impl Font {
             let g = self.glyph(line[k]).expect("skipped to a glyph");
             if g.verts.is_empty() {
                 sp[k] = pending;
-                pending = self.mwidth;
+                pending = self.mwidth as i64;
             } else {
-                sp[k] = pending + half - g.left;
-                pending = g.right + half;
+                sp[k] = pending + half - g.left as i64;
+                pending = g.right as i64 + half;
             }
             width += sp[k];
             k += 1;
@@ -170,14 +170,14 @@ impl Font {
 
     /// Proportional spacing: squeezed, then each run of text (ended by more than three
     /// spaces in a row, or the line's end) stretched to (mean width + `cis`) per character.
-    fn proportional(&self, line: &[u8], cis: i32) -> (Vec<i32>, i32) {
+    fn proportional(&self, line: &[u8], cis: i64) -> (Vec<i64>, i64) {
         const MIN_SPACES: usize = 3;
         let (mut sp, _) = self.squeeze(line, cis);
         let mut width = sp[0];
         let mut s = 1; // index into sp of the next advance to adjust
         let mut t = 0; // index into line of the run's start
         while t < line.len() {
-            let (mut len, mut alen) = (0i32, 0i32);
+            let (mut len, mut alen) = (0i64, 0i64);
             let mut ns = s;
             let mut end = t;
             let mut next = t;
@@ -193,18 +193,18 @@ impl Font {
                         ns += 1;
                         next += 1;
                     }
-                    len += (next - end) as i32;
+                    len += (next - end) as i64;
                 }
                 if next - end > MIN_SPACES {
                     break;
                 }
                 end = next;
             }
-            len *= self.mwidth + cis;
+            len *= self.mwidth as i64 + cis;
             width += len;
             let mut adjust = len - alen;
             while s < ns {
-                let a = adjust / (ns - s) as i32;
+                let a = adjust / (ns - s) as i64;
                 sp[s] += a;
                 adjust -= a;
                 s += 1;
@@ -257,8 +257,8 @@ impl Font {
 #[derive(Clone, Debug)]
 struct Line {
     bytes: Vec<u8>,
-    spacing: Vec<i32>,
-    width: i32,
+    spacing: Vec<i64>,
+    width: i64,
 }
 
 /// A block of text placed in space.
@@ -297,7 +297,8 @@ impl Text {
         let mut down = r.cross(dxr);
         down *= r.dot(r) / down.dot(down);
         let s = spacing.unwrap_or(0.0);
-        let cis = (s * 255.0) as i32;
+        // Saturating, so absurd spacings cannot overflow the layout.
+        let cis = (s * 255.0).clamp(-1e12, 1e12) as i64;
         let lines = lines
             .into_iter()
             .map(|bytes| {
@@ -347,11 +348,11 @@ impl Text {
         else {
             return false;
         };
-        if h >= line.width as i64 {
+        if h >= line.width {
             return false;
         }
         for (k, &adv) in line.spacing.iter().enumerate() {
-            h -= adv as i64;
+            h -= adv;
             if h < 0 {
                 break;
             }
@@ -526,7 +527,21 @@ mod tests {
         // 'A' is 50..200: half a spacing of 20 either side.
         let (sp, w) = f.squeeze(b"AA", 40);
         assert_eq!(sp, vec![40 - 50, 200 + 40 - 50, 200 + 40]);
-        assert_eq!(w, sp.iter().sum::<i32>());
+        assert_eq!(w, sp.iter().sum::<i64>());
+    }
+
+    #[test]
+    fn absurd_spacings_do_not_overflow() {
+        for s in [1e12, -1e12, 3e9, -7e8] {
+            let t = Text::new(
+                font(),
+                vec![b"A  A    B".to_vec()],
+                &[0., 0., 0., 1., 0., 0., 0., -1., 0.],
+                Some(s),
+            )
+            .unwrap();
+            let _ = t.foreground(DVec3::new(0.5, -0.5, 0.0));
+        }
     }
 
     #[test]
