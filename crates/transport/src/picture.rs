@@ -8,6 +8,8 @@
 //! between them and, outside, extrapolated as data files are (one division linearly, then
 //! tapering to zero). The values are those the file stores (its `EXPOSURE=` is not undone),
 //! as RADIANCE uses them. The first coordinate expression gives x (horizontal), the second y.
+//! Any orientation of the resolution line is read; pictures in another format than RGBE
+//! (XYZE) are refused, as RADIANCE refuses them.
 
 use crate::data::taper;
 use crate::material::{frame, pattern, MixCoef, Mixture, Modifier, PatternKind, PatternRay};

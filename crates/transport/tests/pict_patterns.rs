@@ -212,6 +212,17 @@ fn malformed_inputs_are_located_errors() {
             "scanline",
         ),
         (
+            "xyze_picture",
+            "void colorpict pat 7 noop noop noop a.hdr . Px Py\n0\n0".into(),
+            vec![(
+                "a.hdr",
+                String::from_utf8_lossy(&grid)
+                    .replace("rgbe", "xyze")
+                    .into_bytes(),
+            )],
+            "FORMAT=32-bit_rle_xyze",
+        ),
+        (
             "missing_picture",
             "void colorpict pat 7 noop noop noop none.hdr . Px Py\n0\n0".into(),
             vec![],
