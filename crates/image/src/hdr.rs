@@ -126,6 +126,23 @@ impl HdrImage {
         Ok(any.then_some(v))
     }
 
+    /// The pixel aspect ratio (height over width of a pixel): the product of every
+    /// `PIXASPECT=` value in the header, 1 when there is none, as RADIANCE reads it. `None`
+    /// when a value is not a positive number.
+    pub fn pixel_aspect(&self) -> Option<f64> {
+        let mut a = 1.0;
+        for l in &self.header {
+            if let Some(v) = l.trim_start().strip_prefix("PIXASPECT=") {
+                let v: f64 = v.trim().parse().ok()?;
+                if !(v.is_finite() && v > 0.0) {
+                    return None;
+                }
+                a *= v;
+            }
+        }
+        Some(a)
+    }
+
     /// Reads a picture file.
     pub fn read(path: &Path) -> Result<HdrImage, ImageError> {
         let name = path.display().to_string();
@@ -535,6 +552,18 @@ fn write_rle_scanline(line: &[[u8; 4]], out: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn pixel_aspect_multiplies_header_values() {
+        let mut img = HdrImage::new(2, 2);
+        assert_eq!(img.pixel_aspect(), Some(1.0));
+        img.header.push("PIXASPECT= 0.5".into());
+        img.header.push("PIXASPECT=3".into());
+        let back = HdrImage::decode(&img.encode(true), "t").unwrap();
+        assert_eq!(back.pixel_aspect(), Some(1.5));
+        img.header.push("PIXASPECT= x".into());
+        assert_eq!(img.pixel_aspect(), None);
+    }
 
     fn sample(w: usize, h: usize) -> HdrImage {
         let mut img = HdrImage::new(w, h);

@@ -131,6 +131,44 @@ impl DataArray {
         self.interp(0, 0, pt, 1.0)
     }
 
+    /// The first coordinate, the span (last minus first) and the point count of axis `d`.
+    pub fn axis(&self, d: usize) -> (f64, f64, usize) {
+        let a = &self.axes[d];
+        (a.org, a.span, a.n)
+    }
+
+    /// Are axis `d`'s points given one by one (unevenly spaced)?
+    pub fn uneven(&self, d: usize) -> bool {
+        self.axes[d].points.is_some()
+    }
+
+    /// The values along the last axis, the others interpolated at `pt` (one coordinate per
+    /// dimension but the last), as RADIANCE interpolates a spectrum out of a data file.
+    pub fn vector(&self, pt: &[f64]) -> Vec<f64> {
+        let n = self.axes[self.axes.len() - 1].n;
+        let mut out = vec![0.0; n];
+        self.interp_vector(0, 0, pt, 1.0, &mut out);
+        out
+    }
+
+    fn interp_vector(&self, d: usize, base: usize, pt: &[f64], coef: f64, out: &mut [f64]) {
+        if coef.abs() <= 1e-6 {
+            return;
+        }
+        if d + 1 == self.axes.len() {
+            for (o, v) in out.iter_mut().zip(&self.values[base..]) {
+                *o += coef * v;
+            }
+            return;
+        }
+        let stride: usize = self.axes[d + 1..].iter().map(|a| a.n).product();
+        let (i, x) = self.axes[d].locate(pt[d]);
+        let (c0, c1) = taper(i, x);
+        let lo = base + i * stride;
+        self.interp_vector(d + 1, lo, pt, c0 * coef, out);
+        self.interp_vector(d + 1, lo + stride, pt, c1 * coef, out);
+    }
+
     /// Interpolates dimension `d` onward over the block starting at `base`, scaled by `coef`.
     fn interp(&self, d: usize, base: usize, pt: &[f64], coef: f64) -> f64 {
         if coef.abs() <= 1e-6 {
@@ -177,7 +215,7 @@ impl Axis {
 
 /// Weights of grid points `i` and `i+1` for position `x`: linear within one division of the
 /// grid, then tapering harmonically to zero.
-fn taper(i: usize, x: f64) -> (f64, f64) {
+pub(crate) fn taper(i: usize, x: f64) -> (f64, f64) {
     let i = i as f64;
     if x > i + 2.0 {
         let c0 = 1.0 / (i - 1.0 - x);
@@ -192,7 +230,7 @@ fn taper(i: usize, x: f64) -> (f64, f64) {
 
 /// `text` with every `#` comment blanked out to its line's end (byte offsets, so line numbers,
 /// are kept).
-fn without_comments(text: &str) -> String {
+pub(crate) fn without_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
@@ -210,14 +248,14 @@ fn without_comments(text: &str) -> String {
 }
 
 /// White-space separated numbers with their line for messages.
-struct Words<'a> {
+pub(crate) struct Words<'a> {
     it: std::iter::Peekable<std::str::SplitWhitespace<'a>>,
     text: &'a str,
     last: &'a str,
 }
 
 impl<'a> Words<'a> {
-    fn new(text: &'a str) -> Self {
+    pub(crate) fn new(text: &'a str) -> Self {
         Words {
             it: text.split_whitespace().peekable(),
             text,
@@ -226,12 +264,19 @@ impl<'a> Words<'a> {
     }
 
     /// "line N" of the last word read.
-    fn at(&self) -> String {
+    pub(crate) fn at(&self) -> String {
         if self.last.is_empty() {
             return "line 1".into();
         }
         let off = self.last.as_ptr() as usize - self.text.as_ptr() as usize;
         format!("line {}", self.text[..off].matches('\n').count() + 1)
+    }
+
+    /// The next word, or `None` at the end of the text.
+    pub(crate) fn try_next(&mut self) -> Option<&'a str> {
+        let w = self.it.next()?;
+        self.last = w;
+        Some(w)
     }
 
     fn next(&mut self, what: &str) -> Result<&'a str, String> {
@@ -247,7 +292,7 @@ impl<'a> Words<'a> {
         }
     }
 
-    fn real(&mut self, what: &str) -> Result<f64, String> {
+    pub(crate) fn real(&mut self, what: &str) -> Result<f64, String> {
         let w = self.next(what)?;
         w.parse::<f64>()
             .ok()
@@ -255,7 +300,7 @@ impl<'a> Words<'a> {
             .ok_or_else(|| format!("{}: expected {what}, found \"{w}\"", self.at()))
     }
 
-    fn int(&mut self, what: &str) -> Result<usize, String> {
+    pub(crate) fn int(&mut self, what: &str) -> Result<usize, String> {
         let w = self.next(what)?;
         w.parse::<usize>().map_err(|_| {
             format!(
@@ -307,6 +352,17 @@ mod tests {
         assert!((d.value(&[0.5]) - 4.0).abs() < 1e-12);
         let e = DataArray::parse("# c\n1\n0 1 2\n3 x\n").unwrap_err();
         assert!(e.contains("line 4"), "{e}");
+    }
+
+    #[test]
+    fn vector_along_the_last_axis() {
+        // 2 x 3: rows (1 2 3) and (3 4 5); half way between them: 2 3 4.
+        let d = DataArray::parse("2 0 1 2 0 2 3 1 2 3 3 4 5").unwrap();
+        let v = d.vector(&[0.5]);
+        assert_eq!(v.len(), 3);
+        for (a, b) in v.iter().zip([2.0, 3.0, 4.0]) {
+            assert!((a - b).abs() < 1e-12);
+        }
     }
 
     #[test]

@@ -22,7 +22,10 @@ pub mod irradiance_cache;
 pub mod material;
 pub mod normal;
 pub mod options;
+pub mod picture;
 pub mod source;
+pub mod spectral;
+pub mod text;
 pub mod trace;
 
 pub use options::Options;

@@ -132,6 +132,20 @@ pub enum PatternKind {
     ColorData(DataLookup<3>),
     /// `texdata`: functions of three interpolated values perturb the normal.
     TexData(DataLookup<3>),
+    /// `colorpict`: functions of a picture's colour multiply red, green and blue.
+    Picture(crate::picture::PictLookup),
+    /// `brighttext`, `colortext`: one colour on the glyphs, another off them.
+    Text {
+        /// The laid-out text.
+        text: Arc<crate::text::Text>,
+        /// Factor on a glyph.
+        fore: DVec3,
+        /// Factor elsewhere.
+        back: DVec3,
+    },
+    /// `spectrum`, `specfile`, `specfunc`, `specdata`, `specpict`: a spectrum's RGB multiplies
+    /// the colour.
+    Spectral(crate::spectral::Spectral),
 }
 
 /// Data arrays looked up at coordinates computed per ray, then passed through functions.
@@ -200,6 +214,10 @@ pub enum MixCoef {
     Func(ExprId),
     /// `mixdata`: a function of an interpolated data value.
     Data(DataLookup<1>),
+    /// `mixpict`: a function of a picture's colour.
+    Picture(crate::picture::PictLookup),
+    /// `mixtext`: all foreground on the glyphs, all background elsewhere.
+    Text(Arc<crate::text::Text>),
 }
 
 /// `mixfunc` and `mixdata`: a blend of two modifiers (materials or patterns).
@@ -222,6 +240,8 @@ impl Mixture {
         let c = match &self.coef {
             MixCoef::Func(e) => cal.eval_expr(*e, st, &ray),
             MixCoef::Data(d) => d.eval(cal, st, &ray)[0],
+            MixCoef::Picture(d) => d.coef(cal, st, &ray),
+            MixCoef::Text(t) => f64::from(u8::from(t.foreground(s.point))),
         };
         if c.is_nan() {
             0.0
@@ -319,6 +339,9 @@ impl Modifiers {
             cal,
             raypath,
             data: HashMap::new(),
+            pictures: HashMap::new(),
+            fonts: HashMap::new(),
+            spec_pictures: HashMap::new(),
         };
         let mut table = Vec::with_capacity(scene.prims.len());
         let mut errors = Vec::new();
@@ -408,11 +431,17 @@ impl Modifiers {
     }
 }
 
-/// Compiles modifiers one by one, sharing function files and data arrays.
+/// Compiles modifiers one by one, sharing function files, data arrays, pictures and fonts.
 pub(crate) struct Builder<'a> {
     pub(crate) cal: CalEnv,
-    raypath: &'a RayPath,
+    pub(crate) raypath: &'a RayPath,
     data: HashMap<String, Arc<DataArray>>,
+    /// Pictures read so far, by name.
+    pub(crate) pictures: HashMap<String, Arc<crate::picture::Picture>>,
+    /// Fonts read so far, by name.
+    pub(crate) fonts: HashMap<String, Arc<crate::text::Font>>,
+    /// Hyperspectral pictures read so far, by name.
+    pub(crate) spec_pictures: HashMap<String, Arc<crate::spectral::SpecPicture>>,
 }
 
 impl Builder<'_> {
@@ -546,6 +575,13 @@ impl Builder<'_> {
                     frame: frame(p, next, p.fargs.clone())?,
                 }))
             }
+            PrimType::Colorpict | PrimType::Mixpict => self.picture(p)?,
+            PrimType::Brighttext | PrimType::Colortext | PrimType::Mixtext => self.text(p)?,
+            PrimType::Spectrum
+            | PrimType::Specfile
+            | PrimType::Specfunc
+            | PrimType::Specdata
+            | PrimType::Specpict => self.spectral(p)?,
             t => {
                 return Err(format!(
                     "{} is not supported by daylit's light transport yet",
@@ -696,7 +732,7 @@ fn light_material(p: &Primitive) -> Result<Material, String> {
     })
 }
 
-fn pattern(kind: PatternKind, frame: FuncFrame) -> Modifier {
+pub(crate) fn pattern(kind: PatternKind, frame: FuncFrame) -> Modifier {
     Modifier::Pattern(Box::new(Pattern { kind, frame }))
 }
 
@@ -837,6 +873,15 @@ impl Pattern {
                 }));
                 *pert += self.frame.to_world(disp);
             }
+            PatternKind::Picture(d) => *pcol *= DVec3::from(d.color(cal, st, &ray)),
+            PatternKind::Text { text, fore, back } => {
+                *pcol *= if text.foreground(s.point) {
+                    *fore
+                } else {
+                    *back
+                }
+            }
+            PatternKind::Spectral(sp) => *pcol *= sp.color(cal, st, &ray, crate::spectral::seed(s)),
         }
     }
 }
