@@ -62,10 +62,6 @@ struct Request {
 const IGNORED: &[(&str, usize)] = &[
     ("-t", 1),
     ("-e", 1),
-    ("-me", 3),
-    ("-ma", 3),
-    ("-mg", 1),
-    ("-ms", 1),
 ];
 
 fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request> {

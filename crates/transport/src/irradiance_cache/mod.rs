@@ -136,6 +136,7 @@ impl Candidate {
             primary_dist: 0.0,
             coef: DVec3::ONE,
             clip: crate::clip::ClipSet::default(),
+            scatter: crate::mist::Scatter::default(),
         };
         (r, s)
     }
@@ -369,6 +370,7 @@ impl Renderer {
                 Material::Glass { .. }
                     | Material::Dielectric { .. }
                     | Material::Antimatter(_)
+                    | Material::Mist(_)
                     | Material::Light {
                         kind: LightKind::Illum(_),
                         ..
