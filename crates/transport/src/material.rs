@@ -527,9 +527,9 @@ impl Builder<'_> {
                     frame: frame(p, 4 * n + 1, p.fargs.clone())?,
                 })))
             }
-            PrimType::Mist => Modifier::Material(Material::Mist(Box::new(
-                crate::mist::Mist::new(&p.fargs, &p.sargs)?,
-            ))),
+            PrimType::Mist => Modifier::Material(Material::Mist(Box::new(crate::mist::Mist::new(
+                &p.fargs, &p.sargs,
+            )?))),
             PrimType::Brightfunc | PrimType::Colorfunc | PrimType::Texfunc => {
                 let file = p.sargs[p.ptype.funcfile_index().unwrap_or(0)].as_str();
                 self.load(file)?;

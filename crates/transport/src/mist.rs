@@ -110,7 +110,10 @@ impl Mist {
     pub fn new(fargs: &[f64], sargs: &[String]) -> Result<Mist, String> {
         let f = fargs;
         if !matches!(f.len(), 0 | 3 | 6 | 7) {
-            return Err(format!("needs 0, 3, 6 or 7 real arguments, has {}", f.len()));
+            return Err(format!(
+                "needs 0, 3, 6 or 7 real arguments, has {}",
+                f.len()
+            ));
         }
         if sargs.len() > MAX_LIGHTS {
             return Err(format!(

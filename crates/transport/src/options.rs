@@ -279,8 +279,10 @@ mod tests {
         assert_eq!(o.av, DVec3::new(1.0, 2.0, 3.0));
         assert!(o.irradiance && !o.backvis);
         assert_eq!(o.lw, 1e-6);
-        let m = parse(&["-me", ".1", ".2", ".3", "-ma", ".9", ".8", ".7", "-mg", ".5", "-ms", ".25"])
-            .unwrap();
+        let m = parse(&[
+            "-me", ".1", ".2", ".3", "-ma", ".9", ".8", ".7", "-mg", ".5", "-ms", ".25",
+        ])
+        .unwrap();
         assert_eq!(m.me, DVec3::new(0.1, 0.2, 0.3));
         assert_eq!(m.ma, DVec3::new(0.9, 0.8, 0.7));
         assert_eq!((m.mg, m.ms), (0.5, 0.25));

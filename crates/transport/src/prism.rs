@@ -185,12 +185,17 @@ impl Renderer {
             SourceGeom::Distant { dir, .. } => dir,
             g => (location(&g) - s.point).normalize_or_zero(),
         };
-        let Some((coef, nd)) =
-            prism.redirect(&self.mods.cal, &mut ctx.eval, &s, rel.proj as usize, toward.into())
-        else {
+        let Some((coef, nd)) = prism.redirect(
+            &self.mods.cal,
+            &mut ctx.eval,
+            &s,
+            rel.proj as usize,
+            toward.into(),
+        ) else {
             return Some(DVec3::ZERO);
         };
-        if coef <= 0.0 || (parent.relay.is_none() && parent.is_distant() && !parent.contains_dir(nd))
+        if coef <= 0.0
+            || (parent.relay.is_none() && parent.is_distant() && !parent.contains_dir(nd))
         {
             return Some(DVec3::ZERO);
         }

@@ -655,21 +655,21 @@ fn add_virtual_sources(
                         aim: pr.vector(sp.aim).normalize(),
                         ..sp
                     });
-                let new = Source {
-                    geom,
-                    shape: None,
-                    material: s.material,
-                    prim: s.prim,
-                    spot,
-                    prox: s.prox,
-                    skip: false,
-                    relay: Some(Relay {
-                        parent: si,
-                        mirror: m.shape,
-                        proj: k,
-                    }),
-                };
-                out.push(new);
+                    let new = Source {
+                        geom,
+                        shape: None,
+                        material: s.material,
+                        prim: s.prim,
+                        spot,
+                        prox: s.prox,
+                        skip: false,
+                        relay: Some(Relay {
+                            parent: si,
+                            mirror: m.shape,
+                            proj: k,
+                        }),
+                    };
+                    out.push(new);
                 }
             }
         }
