@@ -209,6 +209,15 @@ fn mist_lights(r: &Renderer, id: PrimId) -> Vec<u32> {
 }
 
 impl Renderer {
+    /// Where the scene's participating medium comes from, if it has one: the first `mist`
+    /// (file, line, name) or the `-me` option.
+    pub fn medium_location(&self) -> Option<String> {
+        if let Some(p) = self.scene.prims.iter().find(|p| p.ptype == PrimType::Mist) {
+            return Some(format!("{}: mist {}", p.loc, p.name));
+        }
+        (self.opts.me.max_element() > 0.0).then(|| "option -me (global medium)".to_string())
+    }
+
     /// A primary ray in the global medium (`-me -ma -mg`).
     pub(crate) fn primary_state(&self, org: DVec3, dir: DVec3) -> RayState {
         let mut r = RayState::primary(org, dir);

@@ -669,6 +669,12 @@ impl Renderer {
         if o.aa <= 0.0 || o.ab == 0 || o.ad == 0 {
             return Ok(out);
         }
+        if let Some(m) = self.medium_location() {
+            return Err(format!(
+                "{m}: participating media with the irradiance cache (-aa above 0) are not \
+                 supported by daylit yet (records would ignore the medium); use -aa 0"
+            ));
+        }
         if let Some(path) = o.af.clone() {
             match file::load(self, &path) {
                 Ok(Some(c)) => {
