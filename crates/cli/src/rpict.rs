@@ -59,10 +59,7 @@ struct Request {
 }
 
 /// Options that change nothing in daylit's pictures.
-const IGNORED: &[(&str, usize)] = &[
-    ("-t", 1),
-    ("-e", 1),
-];
+const IGNORED: &[(&str, usize)] = &[("-t", 1), ("-e", 1)];
 
 fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request> {
     let mut r = Request {
