@@ -59,14 +59,7 @@ struct Request {
 }
 
 /// Options that change nothing in daylit's pictures.
-const IGNORED: &[(&str, usize)] = &[
-    ("-t", 1),
-    ("-e", 1),
-    ("-me", 3),
-    ("-ma", 3),
-    ("-mg", 1),
-    ("-ms", 1),
-];
+const IGNORED: &[(&str, usize)] = &[("-t", 1), ("-e", 1)];
 
 fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request> {
     let mut r = Request {

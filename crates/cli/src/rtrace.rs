@@ -20,7 +20,7 @@ pub struct Args {
     args: Vec<String>,
 }
 
-/// rtrace options that take values and do not change the result (mist, photon maps, cache
+/// rtrace options that take values and do not change the result (photon maps, cache
 /// files, reporting).
 const VALUE_OPTIONS: &[(&str, usize)] = &[
     ("-af", 1),
@@ -28,10 +28,6 @@ const VALUE_OPTIONS: &[(&str, usize)] = &[
     ("-ai", 1),
     ("-aE", 1),
     ("-aI", 1),
-    ("-me", 3),
-    ("-ma", 3),
-    ("-mg", 1),
-    ("-ms", 1),
     ("-e", 1),
     ("-t", 1),
     ("-P", 1),

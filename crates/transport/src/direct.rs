@@ -149,13 +149,16 @@ impl Renderer {
 
     /// The unoccluded value of source `i` seen from `p` along `dir` (RADIANCE's `srcvalue`
     /// without the shadow test; virtual sources are estimated from the mirror's colour).
-    fn potential(&self, i: usize, p: DVec3, dir: DVec3, ctx: &mut Ctx) -> DVec3 {
+    pub(crate) fn potential(&self, i: usize, p: DVec3, dir: DVec3, ctx: &mut Ctx) -> DVec3 {
         let src = &self.sources[i];
         let mut shadow = RayState::primary(p, dir);
         shadow.crtype = RSHADOW;
         shadow.rtype = RSHADOW;
         shadow.rsrc = Some(i as u32);
         if let Some(rel) = src.relay {
+            if let Some(v) = self.prism_potential(rel, p, dir, ctx) {
+                return v;
+            }
             let mirror = self.shape_mods[rel.mirror as usize]
                 .material
                 .map(|m| match self.mods.material(m) {

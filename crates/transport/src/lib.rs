@@ -20,9 +20,11 @@ pub mod direct;
 pub mod funcmat;
 pub mod irradiance_cache;
 pub mod material;
+pub mod mist;
 pub mod normal;
 pub mod options;
 pub mod picture;
+pub mod prism;
 pub mod source;
 pub mod spectral;
 pub mod text;
@@ -94,6 +96,9 @@ pub struct Ctx {
     /// or water until it hits the boundary from within (RADIANCE sets the ray's extinction
     /// there too). Set by the shading of the hit, read once by `trace`.
     pub(crate) medium: Option<glam::DVec3>,
+    /// The rest of that medium, set by a `mist` a ray leaves without having entered it
+    /// (see [`mist`]), read once by `trace`.
+    pub(crate) scatter: Option<mist::Scatter>,
     /// Contribution bins gathered so far (see [`Renderer::set_contributions`]).
     pub contrib: Vec<glam::DVec3>,
     /// The irradiance cache ambient values are read from (`-aa` above 0).
@@ -170,7 +175,7 @@ impl Renderer {
             .iter()
             .map(|s| resolve(scene.prim(s.prim).modifier, true))
             .collect();
-        Ok(Renderer {
+        let mut renderer = Renderer {
             scene,
             compiled,
             opts,
@@ -181,7 +186,9 @@ impl Renderer {
             contrib: None,
             pattern_pool,
             cache: None,
-        })
+        };
+        mist::resolve_lights(&mut renderer)?;
+        Ok(renderer)
     }
 
     /// The modifier of compiled shape `i`.
@@ -197,6 +204,7 @@ impl Renderer {
             eval: EvalState::for_env(&self.mods.cal),
             samples: Vec::new(),
             medium: None,
+            scatter: None,
             contrib: vec![glam::DVec3::ZERO; self.contrib_len()],
             cache: self.cache.clone(),
             collect: None,

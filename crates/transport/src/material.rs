@@ -73,6 +73,10 @@ pub enum Material {
     Brtd(Box<crate::brtdfunc::BrtdFunc>),
     /// `ashik2`: Ashikhmin–Shirley anisotropic reflection.
     Ashik(Box<crate::ashik2::Ashik>),
+    /// `prism1` and `prism2`: redirecting glazing ([`crate::prism`]).
+    Prism(Box<crate::prism::Prism>),
+    /// `mist`: the boundary of a participating medium ([`crate::mist`]).
+    Mist(Box<crate::mist::Mist>),
 }
 
 /// The three "normal" materials (and their anisotropic forms).
@@ -534,6 +538,27 @@ impl Builder<'_> {
             | PrimType::Transdata => Modifier::Material(self.func_material(p)?),
             PrimType::BrtdFunc => Modifier::Material(self.brtd_material(p)?),
             PrimType::Ashik2 => Modifier::Material(self.ashik_material(p)?),
+            PrimType::Prism1 | PrimType::Prism2 => {
+                let n = if p.ptype == PrimType::Prism1 { 1 } else { 2 };
+                let file = p.sargs[4 * n].as_str();
+                self.load(file)?;
+                let mut dirs = Vec::with_capacity(n);
+                for k in 0..n {
+                    dirs.push([
+                        self.expr(file, &p.sargs[4 * k])?,
+                        self.expr(file, &p.sargs[4 * k + 1])?,
+                        self.expr(file, &p.sargs[4 * k + 2])?,
+                        self.expr(file, &p.sargs[4 * k + 3])?,
+                    ]);
+                }
+                Modifier::Material(Material::Prism(Box::new(crate::prism::Prism {
+                    dirs,
+                    frame: frame(p, 4 * n + 1, p.fargs.clone())?,
+                })))
+            }
+            PrimType::Mist => Modifier::Material(Material::Mist(Box::new(crate::mist::Mist::new(
+                &p.fargs, &p.sargs,
+            )?))),
             PrimType::Brightfunc | PrimType::Colorfunc | PrimType::Texfunc => {
                 let file = p.sargs[p.ptype.funcfile_index().unwrap_or(0)].as_str();
                 self.load(file)?;
@@ -768,7 +793,8 @@ pub struct PatternRay<'a> {
 }
 
 impl PatternRay<'_> {
-    /// Sets one ray variable (the perturbed normal and colour of the `*func` materials).
+    /// Sets one ray variable (the perturbed normal and colour of the `*func` materials, the
+    /// source direction `DxA`… of the prisms).
     pub(crate) fn set(&mut self, v: RayVar, x: f64) {
         self.vars[v.index()] = x;
     }
@@ -837,7 +863,7 @@ impl FuncFrame {
     }
 
     /// A perturbation computed in this frame, in world coordinates.
-    fn to_world(&self, v: DVec3) -> DVec3 {
+    pub(crate) fn to_world(&self, v: DVec3) -> DVec3 {
         self.xf.m.transform_vector3(v) / self.xf.scale.abs()
     }
 }

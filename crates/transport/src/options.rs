@@ -1,4 +1,4 @@
-//! The rendering options RADIANCE's `rtrace` and `rpict` share (`-a* -d* -s* -l* -i -u -bv -dv`),
+//! The rendering options RADIANCE's `rtrace` and `rpict` share (`-a* -d* -s* -l* -m* -i -u -bv -dv`),
 //! with each program's defaults.
 
 use glam::DVec3;
@@ -50,6 +50,14 @@ pub struct Options {
     pub irradiance: bool,
     /// `-bv`: back faces visible.
     pub backvis: bool,
+    /// `-me`: extinction per unit length of the global medium (RGB), 0 without a medium.
+    pub me: DVec3,
+    /// `-ma`: scattering albedo of the global medium (RGB).
+    pub ma: DVec3,
+    /// `-mg`: Henyey–Greenstein eccentricity of the global medium (0: isotropic).
+    pub mg: f64,
+    /// `-ms`: in-scattering sample spacing along rays in a medium (0: one sample a ray).
+    pub ms: f64,
     /// Seed of the random sequences (daylit's addition: same seed, same output).
     pub seed: u64,
 }
@@ -79,6 +87,10 @@ impl Options {
             lw: 1e-4,
             irradiance: false,
             backvis: true,
+            me: DVec3::ZERO,
+            ma: DVec3::ZERO,
+            mg: 0.0,
+            ms: 0.0,
             seed: 0,
         }
     }
@@ -199,6 +211,17 @@ impl Options {
                 self.av = DVec3::new(num(1)?, num(2)?, num(3)?);
                 return Ok(4);
             }
+            "-me" | "-ma" => {
+                let v = DVec3::new(num(1)?, num(2)?, num(3)?);
+                if a == "-me" {
+                    self.me = v;
+                } else {
+                    self.ma = v;
+                }
+                return Ok(4);
+            }
+            "-mg" => self.mg = num(1)?,
+            "-ms" => self.ms = num(1)?,
             "-dj" => self.dj = num(1)?.clamp(0.0, 1.0),
             "-ds" => self.ds = num(1)?.max(0.0),
             "-dt" => self.dt = num(1)?.max(0.0),
@@ -256,6 +279,13 @@ mod tests {
         assert_eq!(o.av, DVec3::new(1.0, 2.0, 3.0));
         assert!(o.irradiance && !o.backvis);
         assert_eq!(o.lw, 1e-6);
+        let m = parse(&[
+            "-me", ".1", ".2", ".3", "-ma", ".9", ".8", ".7", "-mg", ".5", "-ms", ".25",
+        ])
+        .unwrap();
+        assert_eq!(m.me, DVec3::new(0.1, 0.2, 0.3));
+        assert_eq!(m.ma, DVec3::new(0.9, 0.8, 0.7));
+        assert_eq!((m.mg, m.ms), (0.5, 0.25));
         assert!(parse(&["-ab", "x"])
             .unwrap_err()
             .contains("expects a number"));

@@ -1,6 +1,6 @@
 //! Light sources as RADIANCE finds them: surfaces whose material is `light`, `spotlight`,
 //! `illum` or a `glow` with a positive radius, distant `source` objects, and the virtual sources
-//! that planar mirrors make of them (`-dr` relays). Sampling follows RADIANCE's scheme: flat
+//! that planar mirrors and prisms ([`crate::prism`]) make of them (`-dr` relays). Sampling follows RADIANCE's scheme: flat
 //! sources are split into parts until each part is small against its distance (`-ds`), each
 //! part is aimed at its centre, optionally jittered (`-dj`).
 
@@ -54,13 +54,41 @@ pub enum SourceGeom {
     },
 }
 
-/// A mirror relaying a source (a virtual source).
+/// A mirror or prism relaying a source (a virtual source).
 #[derive(Clone, Copy, Debug)]
 pub struct Relay {
     /// The source seen in the mirror.
     pub parent: usize,
-    /// The mirror's shape index.
+    /// The relaying surface's shape index (a mirror or a prism).
     pub mirror: u32,
+    /// Which of the relay's directions (a `prism2` has two; 0 otherwise).
+    pub proj: u8,
+}
+
+/// The affine map a relay applies to the sources it relays: `p ↦ p + (n·p − offset)·shift`
+/// for points, `v ↦ v + (n·v)·shift` for directions (a mirror: `shift = −2n`; a prism: the
+/// shear along its plane that redirects the source's central ray, with a reflection when the
+/// ray crosses back).
+#[derive(Clone, Copy, Debug)]
+pub struct Projection {
+    /// Unit normal of the relay's plane.
+    pub normal: DVec3,
+    /// Its offset (`n · p` on the plane).
+    pub offset: f64,
+    /// How far a point moves per unit of distance from the plane.
+    pub shift: DVec3,
+}
+
+impl Projection {
+    /// The image of point `p`.
+    pub fn point(&self, p: DVec3) -> DVec3 {
+        p + (self.normal.dot(p) - self.offset) * self.shift
+    }
+
+    /// The image of direction `v` (not normalised).
+    pub fn vector(&self, v: DVec3) -> DVec3 {
+        v + self.normal.dot(v) * self.shift
+    }
 }
 
 /// One light source.
@@ -486,11 +514,13 @@ fn flat_geom(v: &[DVec3]) -> Option<SourceGeom> {
     })
 }
 
-/// A planar mirror: its shape index, unit normal and plane offset (`n · p`).
+/// A planar relay: its shape index, unit normal and plane offset (`n · p`), and for a prism
+/// its material.
 struct MirrorPlane {
     shape: u32,
     normal: DVec3,
     offset: f64,
+    prism: Option<PrimId>,
 }
 
 fn mirror_planes(scene: &Scene, compiled: &CompiledScene, mods: &Modifiers) -> Vec<MirrorPlane> {
@@ -508,19 +538,22 @@ fn mirror_planes(scene: &Scene, compiled: &CompiledScene, mods: &Modifiers) -> V
         let Some(mat) = mods.resolve(scene, modifier, &mut pats) else {
             continue;
         };
-        if scene.prim(mat).ptype != PrimType::Mirror {
-            continue;
-        }
+        let prism = match scene.prim(mat).ptype {
+            PrimType::Mirror => None,
+            PrimType::Prism1 | PrimType::Prism2 => Some(mat),
+            _ => continue,
+        };
         let (normal, point) = match compiled.accel.shape(idx as u32) {
             Shape::Triangle(t) => (t.normal(), t.vertices()[0]),
             Shape::Polygon(p) => (p.normal(), p.vertices()[0]),
             Shape::Ring(r) => (r.normal(), r.center()),
-            _ => continue, // curved mirrors make no virtual sources
+            _ => continue, // curved mirrors and prisms make no virtual sources
         };
         out.push(MirrorPlane {
             shape: idx as u32,
             normal,
             offset: normal.dot(point),
+            prism,
         });
     }
     out
@@ -540,6 +573,7 @@ fn add_virtual_sources(
     if mirrors.is_empty() {
         return;
     }
+    let mut eval = daylit_cal::EvalState::for_env(&mods.cal);
     let mut start = 0;
     for _ in 0..relays {
         let end = out.len();
@@ -549,69 +583,94 @@ fn add_virtual_sources(
                 if s.skip || s.relay.is_some_and(|r| r.mirror == m.shape) {
                     continue;
                 }
-                let reflect_dir = |d: DVec3| d - 2.0 * d.dot(m.normal) * m.normal;
-                let reflect_pt = |p: DVec3| p - 2.0 * (p.dot(m.normal) - m.offset) * m.normal;
-                // The source must lie in front of the mirror.
-                let geom = match s.geom {
-                    SourceGeom::Distant { dir, omega, u, v } => {
-                        if dir.dot(m.normal) <= FTINY {
+                // A mirror: the source must lie in front of it.
+                let projections: Vec<(u8, Projection)> = match m.prism {
+                    None => {
+                        let front = match s.geom {
+                            SourceGeom::Distant { dir, .. } => dir.dot(m.normal) > FTINY,
+                            SourceGeom::Sphere { center, radius } => {
+                                center.dot(m.normal) - m.offset > radius
+                            }
+                            SourceGeom::Flat { center, .. } => {
+                                center.dot(m.normal) - m.offset > FTINY
+                            }
+                        };
+                        if !front {
                             continue;
                         }
-                        SourceGeom::Distant {
-                            dir: reflect_dir(dir),
+                        vec![(
+                            0,
+                            Projection {
+                                normal: m.normal,
+                                offset: m.offset,
+                                shift: -2.0 * m.normal,
+                            },
+                        )]
+                    }
+                    Some(mat) => {
+                        let Material::Prism(p) = mods.material(mat) else {
+                            continue;
+                        };
+                        let shape = compiled.accel.shape(m.shape);
+                        (0..p.dirs.len())
+                            .filter_map(|k| {
+                                crate::prism::projection(
+                                    &mods.cal, &mut eval, p, m.shape, shape, &s.geom, k,
+                                )
+                                .map(|pr| (k as u8, pr))
+                            })
+                            .collect()
+                    }
+                };
+                for (k, pr) in projections {
+                    let s = &out[si];
+                    let geom = match s.geom {
+                        SourceGeom::Distant { dir, omega, u, v } => SourceGeom::Distant {
+                            dir: pr.vector(dir).normalize(),
                             omega,
-                            u: reflect_dir(u),
-                            v: reflect_dir(v),
-                        }
-                    }
-                    SourceGeom::Sphere { center, radius } => {
-                        if center.dot(m.normal) - m.offset <= radius {
-                            continue;
-                        }
-                        SourceGeom::Sphere {
-                            center: reflect_pt(center),
+                            u: pr.vector(u),
+                            v: pr.vector(v),
+                        },
+                        SourceGeom::Sphere { center, radius } => SourceGeom::Sphere {
+                            center: pr.point(center),
                             radius,
-                        }
-                    }
-                    SourceGeom::Flat {
-                        center,
-                        normal,
-                        area,
-                        u,
-                        v,
-                        round,
-                    } => {
-                        if center.dot(m.normal) - m.offset <= FTINY {
-                            continue;
-                        }
+                        },
                         SourceGeom::Flat {
-                            center: reflect_pt(center),
-                            normal: reflect_dir(normal),
+                            center,
+                            normal,
                             area,
-                            u: reflect_dir(u),
-                            v: reflect_dir(v),
+                            u,
+                            v,
                             round,
-                        }
-                    }
-                };
-                let spot = s.spot.map(|sp| Spot {
-                    aim: reflect_dir(sp.aim),
-                    ..sp
-                });
-                let new = Source {
-                    geom,
-                    shape: None,
-                    material: s.material,
-                    prim: s.prim,
-                    spot,
-                    prox: s.prox,
-                    skip: false,
-                    relay: Some(Relay {
-                        parent: si,
-                        mirror: m.shape,
-                    }),
-                };
-                out.push(new);
+                        } => SourceGeom::Flat {
+                            center: pr.point(center),
+                            normal: pr.vector(normal).normalize(),
+                            area,
+                            u: pr.vector(u),
+                            v: pr.vector(v),
+                            round,
+                        },
+                    };
+                    let spot = s.spot.map(|sp| Spot {
+                        aim: pr.vector(sp.aim).normalize(),
+                        ..sp
+                    });
+                    let new = Source {
+                        geom,
+                        shape: None,
+                        material: s.material,
+                        prim: s.prim,
+                        spot,
+                        prox: s.prox,
+                        skip: false,
+                        relay: Some(Relay {
+                            parent: si,
+                            mirror: m.shape,
+                            proj: k,
+                        }),
+                    };
+                    out.push(new);
+                }
             }
         }
         start = end;

@@ -79,6 +79,9 @@ pub struct RayState {
     pub coef: DVec3,
     /// The modifiers whose surfaces this ray cannot see (inside `antimatter`).
     pub clip: ClipSet,
+    /// The scattering part of the medium the ray travels in (albedo, eccentricity, sources;
+    /// its extinction is `cext`), see [`crate::mist`].
+    pub scatter: crate::mist::Scatter,
 }
 
 /// A ray's value and the distance to what it hit.
@@ -133,6 +136,7 @@ impl RayState {
             primary_dist: 0.0,
             coef: DVec3::ONE,
             clip: ClipSet::default(),
+            scatter: crate::mist::Scatter::default(),
         }
     }
 
@@ -185,6 +189,7 @@ impl Renderer {
             primary_dist: parent.primary_dist,
             coef: parent.coef,
             clip: parent.clip,
+            scatter: parent.scatter,
         };
         if parent.cext.max_element() > 0.0 {
             let re = parent.cext.min_element() * s.t;
@@ -263,6 +268,7 @@ impl Renderer {
                     reached = Some((h.point, h.normal, h.t));
                 }
                 ctx.medium = None;
+                ctx.scatter = None;
                 let hidden = (!r.clip.is_empty())
                     .then(|| self.shape_modifier(h.prim as usize))
                     .flatten()
@@ -299,9 +305,9 @@ impl Renderer {
             self.record(r, &at, k, out.value, ctx);
         }
         let cext = ctx.medium.take().unwrap_or(r.cext);
+        let scatter = ctx.scatter.take().unwrap_or(r.scatter);
         if cext.max_element() > 0.0 {
-            let e = cext * out.dist;
-            out.value *= DVec3::new(ext(e.x), ext(e.y), ext(e.z));
+            out.value = self.participate(r, cext, &scatter, out.value, out.dist, ctx);
         }
         out
     }
@@ -506,7 +512,7 @@ impl Renderer {
         if self.irradiance_hack(r) {
             match mat {
                 Material::Light { .. } | Material::Antimatter(_) => {}
-                Material::Glass { .. } | Material::Dielectric { .. } => {
+                Material::Glass { .. } | Material::Dielectric { .. } | Material::Mist(_) => {
                     return self.raytrans(r, s, ctx)
                 }
                 Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
@@ -533,6 +539,8 @@ impl Renderer {
             Material::Func(m) => self.shade_funcmat(r, s, m, pcol, pert, ctx),
             Material::Brtd(m) => self.shade_brtdfunc(r, s, m, pcol, pert, ctx),
             Material::Ashik(m) => self.shade_ashik(r, s, m, pcol, pert, ctx),
+            Material::Prism(p) => self.shade_prism(r, s, p, ctx),
+            Material::Mist(m) => self.shade_mist(r, s, m, pcol, ctx),
         }
     }
 
@@ -879,7 +887,7 @@ impl Renderer {
 
     /// The radiance along a primary ray from `org` in unit direction `dir`.
     pub fn radiance(&self, org: DVec3, dir: DVec3, ctx: &mut Ctx) -> Radiance {
-        self.trace(&RayState::primary(org, dir), ctx)
+        self.trace(&self.primary_state(org, dir), ctx)
     }
 
     /// What reaches `org` from far away along unit `dir` on a shadow ray: opaque surfaces
@@ -887,7 +895,7 @@ impl Renderer {
     /// transmittance, and a distant source in that direction gives its radiance. Under a
     /// sky sender of radiance 1 this is the beam transmittance toward the sun.
     pub fn shadow_value(&self, org: DVec3, dir: DVec3, ctx: &mut Ctx) -> DVec3 {
-        let mut r = RayState::primary(org, dir);
+        let mut r = self.primary_state(org, dir);
         r.rtype = RSHADOW;
         r.crtype = RSHADOW;
         self.trace(&r, ctx).value
@@ -895,7 +903,7 @@ impl Renderer {
 
     /// Irradiance at `org` on a surface facing unit `normal` (rtrace's `-I`).
     pub fn irradiance(&self, org: DVec3, normal: DVec3, ctx: &mut Ctx) -> DVec3 {
-        let r = RayState::primary(org + normal, -normal);
+        let r = self.primary_state(org + normal, -normal);
         let s = Surf {
             point: org,
             normal,
@@ -913,16 +921,6 @@ impl Renderer {
     pub fn source_count(&self) -> (usize, usize) {
         let virt = self.sources.iter().filter(|s| s.relay.is_some()).count();
         (self.sources.len() - virt, virt)
-    }
-}
-
-fn ext(x: f64) -> f64 {
-    if x <= FTINY {
-        1.0
-    } else if x > 92.0 {
-        0.0
-    } else {
-        (-x).exp()
     }
 }
 

@@ -137,6 +137,7 @@ impl Candidate {
             primary_dist: 0.0,
             coef: DVec3::ONE,
             clip: crate::clip::ClipSet::default(),
+            scatter: crate::mist::Scatter::default(),
         };
         (r, s)
     }
@@ -370,6 +371,7 @@ impl Renderer {
                 Material::Glass { .. }
                     | Material::Dielectric { .. }
                     | Material::Antimatter(_)
+                    | Material::Mist(_)
                     | Material::Light {
                         kind: LightKind::Illum(_),
                         ..
@@ -667,6 +669,12 @@ impl Renderer {
         let o = &self.opts;
         if o.aa <= 0.0 || o.ab == 0 || o.ad == 0 {
             return Ok(out);
+        }
+        if let Some(m) = self.medium_location() {
+            return Err(format!(
+                "{m}: participating media with the irradiance cache (-aa above 0) are not \
+                 supported by daylit yet (records would ignore the medium); use -aa 0"
+            ));
         }
         if let Some(path) = o.af.clone() {
             match file::load(self, &path) {
