@@ -4,7 +4,14 @@
 set -eu
 cd "$(dirname "$0")/.."
 C=${CORPUS:-fuzz/corpus}
-mkdir -p $C/scene_text $C/scene_archive $C/cal_text
+mkdir -p $C/scene_text $C/scene_archive $C/cal_text $C/radiance_binary
+
+# radiance_binary: RADIANCE-made octrees and meshes of the tests and the RADIANCE scene suite.
+for f in crates/cli/tests/golden/octree/*.oct crates/cli/tests/golden/octree/*.rtm \
+         crates/scene/tests/scenes/*.oct crates/scene/tests/scenes/*.rtm \
+         validation/radiance_scenes/scenes/cab.rtm; do
+    [ -f "$f" ] && cp "$f" "$C/radiance_binary/$(echo "$f" | tr '/.' '__')"
+done
 
 # scene_text: example and golden scenes, scenes used by the loader tests, and the golden
 # xform/genbox command lines as inline commands (fed by genbox, since cwd is empty).
@@ -53,6 +60,6 @@ PY
 cargo run -q --release --manifest-path fuzz/Cargo.toml --example make_seeds -- \
     $C/scene_archive examples/office/*.rad crates/scene/tests/golden/*.rad \
     crates/scene/tests/golden/*/*.rad crates/scene/tests/scenes/*.rad
-for t in scene_text scene_archive cal_text; do
+for t in scene_text scene_archive cal_text radiance_binary; do
     echo "$t: $(ls $C/$t | wc -l) seeds"
 done
