@@ -9,8 +9,8 @@ held to one rayon thread), then daylit again on two threads:
   rpict_ab1      `rpict -x 128 -y 128 -ab 1` (the irradiance cache at its defaults)
   rtrace_ab2     `rtrace -ab 2` on the 64 x 64 pixel rays of the view (vwrays -ff)
 Error: mean absolute relative error of luminance per pixel/ray against a converged RADIANCE
-reference of the same job (-ps 1 -pj 0; -aa 0 -ad 4096 for -ab 1; -ab 2 -aa .05 -ad 4096 -as
-1024 -ar 512 for the rtrace job). Times are the best of ROUNDS runs. Prints a table and the
+reference of the same job (-ps 1 -pj 0; -aa 0 -ad 2048 for -ab 1; -ab 2 -aa .05 -ad 2048 -as
+512 -ar 512 for the rtrace job). Times are the best of ROUNDS runs. Prints a table and the
 geometric mean of the speed ratios.
 
 Usage: bench/radiance_scenes.sh [ROUNDS]   (RADIANCE comes from scripts/setup-reference.sh;
@@ -133,12 +133,12 @@ def main():
             ),
             "rpict_ab1": (
                 ["rpict", "-x", "128", "-y", "128", "-ab", "1"] + opts + view,
-                ["rpict", "-x", "128", "-y", "128", "-ps", "1", "-pj", "0", "-ab", "1", "-aa", "0", "-ad", "4096", "-as", "0"] + opts + view,
+                ["rpict", "-x", "128", "-y", "128", "-ps", "1", "-pj", "0", "-ab", "1", "-aa", "0", "-ad", "2048", "-as", "0"] + opts + view,
                 None,
             ),
             "rtrace_ab2": (
                 ["rtrace", "-h", "-ffa", "-ov", "-ab", "2"] + opts,
-                ["rtrace", "-h", "-ffa", "-ov", "-ab", "2", "-aa", ".05", "-ad", "4096", "-as", "1024", "-ar", "512"] + opts,
+                ["rtrace", "-h", "-ffa", "-ov", "-ab", "2", "-aa", ".05", "-ad", "2048", "-as", "512", "-ar", "512"] + opts,
                 rays,
             ),
         }

@@ -383,3 +383,66 @@ fn rpict_sequence_errors_name_the_problem() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
+
+/// What daylit cannot trace yet (BSDF and aBSDF materials, WGMDfunc, mist with the irradiance
+/// cache) stops every program with its file and line, and `daylit check` lists all of it.
+#[test]
+fn untraceable_constructs_fail_loudly_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("shade.xml"), "<WindowElement/>\n").unwrap();
+    let scene = "\
+void BSDF shade_bsdf
+6 0 shade.xml 0 0 1 .
+0
+0
+
+void aBSDF peak_bsdf
+5 shade.xml 0 0 1 .
+0
+0
+
+void WGMDfunc wgmd
+13 void 0 0 0 void 0 0 0 void 0 0 0 .
+0
+9 .5 .5 .5 .1 .1 .1 .1 .1 .1
+
+void plastic wall
+0
+0
+5 .5 .5 .5 0 0
+
+wall sphere ball
+0
+0
+4 0 0 0 1
+";
+    std::fs::write(dir.path().join("scene.rad"), scene).unwrap();
+    let (o, _, err) = run(daylit()
+        .args(["rtrace", "-h", "scene.rad"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null()));
+    assert!(!o.status.success());
+    for (line, what) in [(1, "BSDF"), (6, "aBSDF"), (11, "WGMDfunc")] {
+        assert!(
+            err.contains(&format!("scene.rad:{line}:")) && err.contains(what),
+            "{err}"
+        );
+    }
+    let (o, out, _) = run(daylit()
+        .args(["check", "scene.rad"])
+        .current_dir(dir.path()));
+    assert!(!o.status.success());
+    assert!(out.contains("3 modifiers that cannot be traced"), "{out}");
+    // mist is traced, but not together with the irradiance cache.
+    let mist = "void mist fog\n0\n0\n3 .1 .1 .1\n\nfog sphere cloud\n0\n0\n4 0 0 0 1\n\
+                void plastic w\n0\n0\n5 .5 .5 .5 0 0\n\nw sphere ball\n0\n0\n4 0 0 0 3\n";
+    std::fs::write(dir.path().join("mist.rad"), mist).unwrap();
+    let o = run_with_input(
+        daylit()
+            .args(["rtrace", "-h", "-ab", "1", "-aa", ".1", "mist.rad"])
+            .current_dir(dir.path()),
+        b"0 0 2 0 0 -1\n",
+    );
+    let err = text(&o.stderr);
+    assert!(!o.status.success() && err.contains("mist.rad:1:"), "{err}");
+}
