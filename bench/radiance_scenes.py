@@ -7,10 +7,10 @@ programs run three jobs on one process/thread each (RADIANCE's rpict has no thre
 held to one rayon thread), then daylit again on two threads:
   rpict_default  `rpict -x 256 -y 256` at RADIANCE's defaults (-ab 0, -ps 4 -pt .05)
   rpict_ab1      `rpict -x 128 -y 128 -ab 1` (the irradiance cache at its defaults)
-  rtrace_ab2     `rtrace -ab 2` on the 64 x 64 pixel rays of the view (vwrays -ff)
+  rtrace_ab2     `rtrace -ab 2` on the 32 x 32 pixel rays of the view (vwrays -ff)
 Error: mean absolute relative error of luminance per pixel/ray against a converged RADIANCE
-reference of the same job (-ps 1 -pj 0; -aa 0 -ad 2048 for -ab 1; -ab 2 -aa .05 -ad 2048 -as
-512 -ar 512 for the rtrace job). Times are the best of ROUNDS runs. Prints a table and the
+reference of the same job (-ps 1 -pj 0; -aa 0 -ad 2048 for -ab 1; -ab 2 -aa .05 -ad 1024 -as
+512 -ar 256 for the rtrace job). Times are the best of ROUNDS runs. Prints a table and the
 geometric mean of the speed ratios.
 
 Usage: bench/radiance_scenes.sh [ROUNDS]   (RADIANCE comes from scripts/setup-reference.sh;
@@ -124,7 +124,7 @@ def main():
         data, _ = run([os.path.join(RAD, "oconv")] + c["files"], cwd)
         open(oct_path, "wb").write(data)
         view, opts = c["view"], c["opts"]
-        rays, _ = run([os.path.join(RAD, "vwrays"), "-ff", "-x", "64", "-y", "64"] + view, cwd)
+        rays, _ = run([os.path.join(RAD, "vwrays"), "-ff", "-x", "32", "-y", "32"] + view, cwd)
         jobs = {
             "rpict_default": (
                 ["rpict", "-x", "256", "-y", "256"] + opts + view,
@@ -138,7 +138,7 @@ def main():
             ),
             "rtrace_ab2": (
                 ["rtrace", "-h", "-ffa", "-ov", "-ab", "2"] + opts,
-                ["rtrace", "-h", "-ffa", "-ov", "-ab", "2", "-aa", ".05", "-ad", "2048", "-as", "512", "-ar", "512"] + opts,
+                ["rtrace", "-h", "-ffa", "-ov", "-ab", "2", "-aa", ".05", "-ad", "1024", "-as", "512", "-ar", "256"] + opts,
                 rays,
             ),
         }

@@ -155,16 +155,10 @@ impl Renderer {
         if r.is_shadow() {
             return DVec3::ZERO;
         }
-        let mut s = *s;
-        let mut pert = pert;
-        if s.rod < 0.0 {
-            if !self.opts.backvis {
-                return self.raytrans(r, &s, ctx);
-            }
-            s.normal = -s.normal;
-            s.rod = -s.rod;
-            pert = -pert;
-        }
+        let (s, pert) = match self.facing(r, s, pert, ctx) {
+            Ok(front) => front,
+            Err(through) => return through,
+        };
         let (pnorm, mut pdot) = perturbed(&s, pert);
         // Kept away from zero for the specular denominator.
         if pdot < 0.001 {

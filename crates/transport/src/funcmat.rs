@@ -301,16 +301,10 @@ impl Renderer {
         if r.is_shadow() {
             return DVec3::ZERO;
         }
-        let mut s = *s;
-        let mut pert = pert;
-        if s.rod < 0.0 {
-            if !self.opts.backvis {
-                return self.raytrans(r, &s, ctx);
-            }
-            s.normal = -s.normal;
-            s.rod = -s.rod;
-            pert = -pert;
-        }
+        let (s, pert) = match self.facing(r, s, pert, ctx) {
+            Ok(front) => front,
+            Err(through) => return through,
+        };
         let mcolor = m.color * pcol;
         let (trans, tspec) = if m.kind == NormalKind::Trans {
             let t = m.trans * (1.0 - m.rspec);

@@ -187,16 +187,10 @@ impl Renderer {
         if r.is_shadow() && (kind != NormalKind::Trans || aniso.is_some()) {
             return DVec3::ZERO;
         }
-        let mut s = *s;
-        let mut pert = pert;
-        if s.rod < 0.0 {
-            if !self.opts.backvis {
-                return self.raytrans(r, &s, ctx);
-            }
-            s.normal = -s.normal;
-            s.rod = -s.rod;
-            pert = -pert;
-        }
+        let (s, pert) = match self.facing(r, s, pert, ctx) {
+            Ok(front) => front,
+            Err(through) => return through,
+        };
         let hastexture = pert.length_squared() > FTINY * FTINY;
         let alpha2 = rough * rough;
         let pure = alpha2 <= FTINY && aniso.is_none();

@@ -567,6 +567,30 @@ impl Renderer {
         self.raytrans(&through, s, ctx)
     }
 
+    /// The hit turned to face the ray, with its texture perturbation, for the materials that
+    /// shade both sides alike; from behind with `-bv-`, `Err` holds the value of the ray
+    /// continued through the surface instead (RADIANCE's back-face visibility).
+    pub(crate) fn facing(
+        &self,
+        r: &RayState,
+        s: &Surf,
+        pert: DVec3,
+        ctx: &mut Ctx,
+    ) -> Result<(Surf, DVec3), DVec3> {
+        if s.rod >= 0.0 {
+            return Ok((*s, pert));
+        }
+        if !self.opts.backvis {
+            return Err(self.raytrans(r, s, ctx));
+        }
+        let flipped = Surf {
+            normal: -s.normal,
+            rod: -s.rod,
+            ..*s
+        };
+        Ok((flipped, -pert))
+    }
+
     /// Continues the ray through the surface unchanged (RADIANCE's `raytrans`).
     pub(crate) fn raytrans(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> DVec3 {
         match self.spawn(r, s, TRANS, None, ctx) {
