@@ -3,9 +3,7 @@
 //! RADIANCE's rule: trace pixels `-ps` apart, and wherever two neighbouring samples differ in
 //! colour or distance by more than `-pt` (relatively), trace between them; elsewhere
 //! interpolate. daylit traces a grid of corner samples `-ps` apart, then per block between four
-//! corners fills it bilinearly when they agree, or else splits it in four, traces the new
-//! corners and refines each part the same way, down to single pixels (so that along an edge
-//! only the pixels near it are traced, as in RADIANCE). Blocks
+//! corners either traces every pixel (when any two corners differ) or fills it bilinearly. Blocks
 //! are independent, so all cores work on them, and each pixel's random sequence depends only on
 //! its index, so the picture does not depend on the thread count.
 
@@ -72,20 +70,32 @@ where
         .into_par_iter()
         .flat_map_iter(|j| (0..cx.len() - 1).map(move |i| (i, j)))
         .map_init(&init, |st, (i, j)| {
+            let c = [at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)];
+            let busy = (0..4).any(|a| (a + 1..4).any(|b| differ(c[a], c[b], pt)));
             let (x0, x1, y0, y1) = (cx[i], cx[i + 1], cy[j], cy[j + 1]);
-            let mut block = Block::new(x0, x1, y0, y1);
-            block.set(x0, y0, *at(i, j));
-            block.set(x1, y0, *at(i + 1, j));
-            block.set(x0, y1, *at(i, j + 1));
-            block.set(x1, y1, *at(i + 1, j + 1));
-            block.refine(pt, |x, y| trace(st, x, y));
             // A block owns its top and left edges; the last ones own the far edges too.
             let xend = if i + 2 == cx.len() { x1 + 1 } else { x1 };
             let yend = if j + 2 == cy.len() { y1 + 1 } else { y1 };
             let mut out = Vec::with_capacity((xend - x0) * (yend - y0));
             for y in y0..yend {
                 for x in x0..xend {
-                    out.push((y * xres + x, block.get(x, y)));
+                    let corner = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+                        .iter()
+                        .position(|&p| p == (x, y));
+                    let v = match corner {
+                        Some(k) => c[k].0,
+                        None if busy => trace(st, x, y).0,
+                        None => {
+                            let u = (x - x0) as f32 / (x1 - x0) as f32;
+                            let v = (y - y0) as f32 / (y1 - y0) as f32;
+                            std::array::from_fn(|k| {
+                                let top = c[0].0[k] * (1.0 - u) + c[1].0[k] * u;
+                                let bottom = c[2].0[k] * (1.0 - u) + c[3].0[k] * u;
+                                top * (1.0 - v) + bottom * v
+                            })
+                        }
+                    };
+                    out.push((y * xres + x, v));
                 }
             }
             if let (Some(b), true) = (bar, i == 0) {
@@ -98,130 +108,6 @@ where
         pixels[k] = v;
     }
     pixels
-}
-
-/// The pixels of one block between four grid samples, edges included: traced samples, and
-/// colours interpolated where the samples around them agree.
-struct Block {
-    x0: usize,
-    y0: usize,
-    w: usize,
-    traced: Vec<Option<Sample>>,
-    colour: Vec<Option<[f32; 3]>>,
-}
-
-impl Block {
-    fn new(x0: usize, x1: usize, y0: usize, y1: usize) -> Block {
-        let n = (x1 - x0 + 1) * (y1 - y0 + 1);
-        Block {
-            x0,
-            y0,
-            w: x1 - x0 + 1,
-            traced: vec![None; n],
-            colour: vec![None; n],
-        }
-    }
-
-    fn idx(&self, x: usize, y: usize) -> usize {
-        (y - self.y0) * self.w + (x - self.x0)
-    }
-
-    fn set(&mut self, x: usize, y: usize, s: Sample) {
-        let k = self.idx(x, y);
-        self.traced[k] = Some(s);
-        self.colour[k] = Some(s.0);
-    }
-
-    fn sample(
-        &mut self,
-        x: usize,
-        y: usize,
-        trace: &mut impl FnMut(usize, usize) -> Sample,
-    ) -> Sample {
-        let k = self.idx(x, y);
-        match self.traced[k] {
-            Some(s) => s,
-            None => {
-                let s = trace(x, y);
-                self.set(x, y, s);
-                s
-            }
-        }
-    }
-
-    /// rpict's refinement: a rectangle whose corner samples agree within `pt` is interpolated;
-    /// one whose corners differ is split in half along each side longer than one pixel, its new
-    /// corners traced, and each part refined again, so that only the pixels near an edge are
-    /// traced.
-    fn refine(&mut self, pt: f64, mut trace: impl FnMut(usize, usize) -> Sample) {
-        let x1 = self.x0 + self.w - 1;
-        let y1 = self.y0 + self.traced.len() / self.w - 1;
-        let mut todo = vec![(self.x0, x1, self.y0, y1)];
-        while let Some((x0, x1, y0, y1)) = todo.pop() {
-            let c = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
-                .map(|(x, y)| self.traced[self.idx(x, y)].expect("rectangle corners are traced"));
-            let busy = (0..4).any(|a| (a + 1..4).any(|b| differ(&c[a], &c[b], pt)));
-            if !busy {
-                self.interpolate((x0, x1, y0, y1), &c);
-                continue;
-            }
-            if x1 - x0 <= 1 && y1 - y0 <= 1 {
-                continue;
-            }
-            let xs: Vec<usize> = if x1 - x0 > 1 {
-                vec![x0, (x0 + x1) / 2, x1]
-            } else {
-                vec![x0, x1]
-            };
-            let ys: Vec<usize> = if y1 - y0 > 1 {
-                vec![y0, (y0 + y1) / 2, y1]
-            } else {
-                vec![y0, y1]
-            };
-            for &y in &ys {
-                for &x in &xs {
-                    self.sample(x, y, &mut trace);
-                }
-            }
-            for b in ys.windows(2) {
-                for a in xs.windows(2) {
-                    todo.push((a[0], a[1], b[0], b[1]));
-                }
-            }
-        }
-    }
-
-    /// Fills the pixels of a rectangle that are neither traced nor filled yet, bilinearly from
-    /// its corners `c` (top left, top right, bottom left, bottom right).
-    fn interpolate(&mut self, (x0, x1, y0, y1): (usize, usize, usize, usize), c: &[Sample; 4]) {
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let k = self.idx(x, y);
-                if self.colour[k].is_some() {
-                    continue;
-                }
-                let u = if x1 > x0 {
-                    (x - x0) as f32 / (x1 - x0) as f32
-                } else {
-                    0.0
-                };
-                let v = if y1 > y0 {
-                    (y - y0) as f32 / (y1 - y0) as f32
-                } else {
-                    0.0
-                };
-                self.colour[k] = Some(std::array::from_fn(|ch| {
-                    let top = c[0].0[ch] * (1.0 - u) + c[1].0[ch] * u;
-                    let bottom = c[2].0[ch] * (1.0 - u) + c[3].0[ch] * u;
-                    top * (1.0 - v) + bottom * v
-                }));
-            }
-        }
-    }
-
-    fn get(&self, x: usize, y: usize) -> [f32; 3] {
-        self.colour[self.idx(x, y)].expect("every pixel is traced or interpolated")
-    }
 }
 
 #[cfg(test)]
