@@ -6,15 +6,15 @@ scenes and generator outputs) and the `corner` scene of RADIANCE's test data. Pe
 programs run three jobs on one process/thread each (RADIANCE's rpict has no threads; daylit is
 held to one rayon thread), then daylit again on two threads:
   rpict_default  `rpict -x 256 -y 256` at RADIANCE's defaults (-ab 0, -ps 4 -pt .05)
-  rpict_ab1      `rpict -x 128 -y 128 -ab 1` (the irradiance cache at its defaults)
-  rtrace_ab2     `rtrace -ab 2` on the 32 x 32 pixel rays of the view (vwrays -ff)
+  rpict_ab1      `rpict -x 64 -y 64 -ab 1` (the irradiance cache at its defaults)
+  rtrace_ab2     `rtrace -ab 2` on the 24 x 24 pixel rays of the view (vwrays -ff)
 Error: mean absolute relative error of luminance per pixel/ray against a converged RADIANCE
-reference of the same job (-ps 1 -pj 0; -aa 0 -ad 2048 for -ab 1; -ab 2 -aa .05 -ad 1024 -as
+reference of the same job (-ps 1 -pj 0; -aa 0 -ad 1024 for -ab 1; -ab 2 -aa .05 -ad 1024 -as
 512 -ar 256 for the rtrace job). Times are the best of ROUNDS runs. Prints a table and the
 geometric mean of the speed ratios.
 
 Usage: bench/radiance_scenes.sh [ROUNDS]   (RADIANCE comes from scripts/setup-reference.sh;
-ONLY=corner,gen_box limits the scenes)
+ONLY=corner,gen_box limits the scenes and sets their order)
 """
 import math
 import os
@@ -116,7 +116,8 @@ def main():
     scenes = cases() + [corner()]
     only = os.environ.get("ONLY")
     if only:
-        scenes = [c for c in scenes if c["name"] in only.split(",")]
+        by_name = {c["name"]: c for c in scenes}
+        scenes = [by_name[n] for n in only.split(",") if n in by_name]
     rows = []
     for c in scenes:
         cwd = c.get("cwd", os.path.join(SUITE, "scenes"))
@@ -124,7 +125,7 @@ def main():
         data, _ = run([os.path.join(RAD, "oconv")] + c["files"], cwd)
         open(oct_path, "wb").write(data)
         view, opts = c["view"], c["opts"]
-        rays, _ = run([os.path.join(RAD, "vwrays"), "-ff", "-x", "32", "-y", "32"] + view, cwd)
+        rays, _ = run([os.path.join(RAD, "vwrays"), "-ff", "-x", "24", "-y", "24"] + view, cwd)
         jobs = {
             "rpict_default": (
                 ["rpict", "-x", "256", "-y", "256"] + opts + view,
@@ -132,8 +133,8 @@ def main():
                 None,
             ),
             "rpict_ab1": (
-                ["rpict", "-x", "128", "-y", "128", "-ab", "1"] + opts + view,
-                ["rpict", "-x", "128", "-y", "128", "-ps", "1", "-pj", "0", "-ab", "1", "-aa", "0", "-ad", "2048", "-as", "0"] + opts + view,
+                ["rpict", "-x", "64", "-y", "64", "-ab", "1"] + opts + view,
+                ["rpict", "-x", "64", "-y", "64", "-ps", "1", "-pj", "0", "-ab", "1", "-aa", "0", "-ad", "1024", "-as", "0"] + opts + view,
                 None,
             ),
             "rtrace_ab2": (
