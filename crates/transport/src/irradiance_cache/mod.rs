@@ -10,9 +10,9 @@
 //! with RADIANCE's Hessian validity ellipses; then *fine* sampling takes that level's
 //! candidates again (kept from the coarse sweep, thinned to half the finest spacing: tracing
 //! the same rays a second time would find the same points) and keeps those the records leave
-//! uncovered, and fine passes of halving spacing (level 0: from `-aa × r_max`, see
-//! `Params::first_record_spacing`), from `r_coarse / 2` down to `r_min`, place
-//! records among them while each new record still covers a couple of them. Every phase runs
+//! uncovered, and fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place
+//! records among them while each new record still covers a couple of them (level 0 starts
+//! its records at `-aa × r_max` instead, see `Params::first_record_spacing`). Every phase runs
 //! in parallel. Rendering then reads level 0 ([`lookup`]); a point no record covers gets a
 //! plain hemisphere (a final gather) whose rays read level 1, and is counted. A gap in a
 //! deeper level gets a sparser hemisphere (see `ambient::GAP_DIVISIONS`).
