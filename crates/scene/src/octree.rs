@@ -43,15 +43,7 @@ pub fn is_octree(bytes: &[u8]) -> bool {
 pub fn read_octree(bytes: &[u8], path: &Path) -> Result<RadOctree, SceneError> {
     let (info, start) = read_header(bytes, FORMAT, path)?;
     let mut c = Cursor::new(bytes, start, path);
-    let magic = c.int(2, "magic number")?;
-    let objsize = magic - MAGIC;
-    if !(1..=MAX_OBJ_SIZE).contains(&objsize) {
-        return Err(c.error_at(
-            start,
-            format!("incompatible octree format (magic number {magic})"),
-        ));
-    }
-    let objsize = objsize as usize;
+    let objsize = c.object_size(MAGIC, MAX_OBJ_SIZE, "octree")?;
     let mut cube_origin = [0.0; 3];
     for v in &mut cube_origin {
         *v = c.number_str("cube origin")?;

@@ -79,6 +79,22 @@ impl<'a> Cursor<'a> {
         Ok(r)
     }
 
+    /// The size in bytes of stored object numbers, from the 2-byte magic number at the cursor:
+    /// `base` plus a size of 1 to `max` (RADIANCE's octree and mesh files); `what` names the
+    /// format in the error.
+    pub fn object_size(&mut self, base: i64, max: i64, what: &str) -> Result<usize, SceneError> {
+        let start = self.pos();
+        let magic = self.int(2, "magic number")?;
+        let size = magic - base;
+        if !(1..=max).contains(&size) {
+            return Err(self.error_at(
+                start,
+                format!("incompatible {what} format (magic number {magic})"),
+            ));
+        }
+        Ok(size as usize)
+    }
+
     /// A real: a signed 4-byte mantissa (scaled by 2^31 - 1, read at the middle of its step)
     /// and a signed 1-byte power of two.
     pub fn real(&mut self, what: &str) -> Result<f64, SceneError> {

@@ -104,15 +104,7 @@ struct RawTri {
 pub fn read_rtm(bytes: &[u8], path: &Path) -> Result<RtmMesh, SceneError> {
     let (info, start) = read_header(bytes, FORMAT, path)?;
     let mut c = Cursor::new(bytes, start, path);
-    let magic = c.int(2, "magic number")?;
-    let objsize = magic - MAGIC;
-    if !(1..=MAX_OBJ_SIZE).contains(&objsize) {
-        return Err(c.error_at(
-            start,
-            format!("incompatible mesh format (magic number {magic})"),
-        ));
-    }
-    let objsize = objsize as usize;
+    let objsize = c.object_size(MAGIC, MAX_OBJ_SIZE, "mesh")?;
     let mut m = RtmMesh {
         info,
         ..Default::default()
