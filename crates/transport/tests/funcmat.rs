@@ -12,8 +12,10 @@
 //! bounce of 4096 stratified samples (the sky glow is the only indirect light, so both
 //! estimates are within a fraction of a percent of converged): 2 % per ray.
 
+mod common;
+
 use daylit_compile::compile;
-use daylit_scene::{load_scene, load_scene_text, LoadOptions};
+use daylit_scene::{load_scene_text, LoadOptions};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
 use std::path::{Path, PathBuf};
@@ -23,54 +25,19 @@ fn dir() -> PathBuf {
 }
 
 fn numbers(name: &str) -> Vec<Vec<f64>> {
-    std::fs::read_to_string(dir().join(name))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-        .collect()
+    common::numbers(&dir().join(name))
 }
 
 fn renderer(options: &str) -> Renderer {
-    let files: Vec<PathBuf> = ["sun.rad", "funcmat.rad"]
-        .iter()
-        .map(|f| dir().join(f))
-        .collect();
-    let raypath = daylit_cal::RayPath::new([dir()]);
-    let load = LoadOptions {
-        raypath: raypath.clone(),
-        ..LoadOptions::default()
-    };
-    let scene = load_scene(&files, &load).unwrap();
-    let compiled = compile(&scene);
-    let words: Vec<String> = options.split_whitespace().map(String::from).collect();
-    let mut opts = Options::rtrace();
-    let mut i = 0;
-    while i < words.len() {
-        i += opts.parse_arg(&words, i).unwrap().max(1);
-    }
-    opts.seed = 11;
-    Renderer::new(scene, compiled, opts, &raypath).unwrap()
+    common::renderer(&dir(), &["sun.rad", "funcmat.rad"], options, 11)
 }
-
-const DET: &str = "-ab 0 -av 0 0 0 -dj 0 -dt 0 -dc 1 -st 1 -lw 1e-6 -lr 12";
 
 /// daylit's value of every ray of `case`, averaged over `repeat` traces.
 fn trace(r: &Renderer, case: &str, repeat: u64) -> Vec<DVec3> {
-    numbers(&format!("{case}.rays"))
-        .iter()
-        .enumerate()
-        .map(|(k, v)| {
-            let (org, d) = (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]));
-            let mut sum = DVec3::ZERO;
-            for n in 0..repeat {
-                let mut ctx = r.ctx(k as u64 * repeat + n);
-                sum += r.radiance(org, d.normalize(), &mut ctx).value;
-            }
-            sum / repeat as f64
-        })
-        .collect()
+    common::trace(r, &numbers(&format!("{case}.rays")), repeat)
 }
+
+const DET: &str = "-ab 0 -av 0 0 0 -dj 0 -dt 0 -dc 1 -st 1 -lw 1e-6 -lr 12";
 
 /// Compares per channel: |daylit − golden| ≤ rel·max(golden, floor).
 fn compare(case: &str, got: &[DVec3], golden: &str, rel: f64) {

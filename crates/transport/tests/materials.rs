@@ -8,9 +8,9 @@
 //! precision). The sampled golden averages 400 traces per ray of rough specular sampling;
 //! daylit, also at 400, must agree within 3 % per ray (both estimates scatter about 1 %).
 
-use daylit_compile::compile;
-use daylit_scene::{load_scene, LoadOptions};
-use daylit_transport::{Options, Renderer};
+mod common;
+
+use daylit_transport::Renderer;
 use glam::DVec3;
 use std::path::{Path, PathBuf};
 
@@ -19,51 +19,19 @@ fn dir() -> PathBuf {
 }
 
 fn numbers(name: &str) -> Vec<Vec<f64>> {
-    std::fs::read_to_string(dir().join(name))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-        .collect()
+    common::numbers(&dir().join(name))
 }
 
 fn renderer(files: &[&str], options: &str) -> Renderer {
-    let files: Vec<PathBuf> = files.iter().map(|f| dir().join(f)).collect();
-    let raypath = daylit_cal::RayPath::new([dir()]);
-    let load = LoadOptions {
-        raypath: raypath.clone(),
-        ..LoadOptions::default()
-    };
-    let scene = load_scene(&files, &load).unwrap();
-    let compiled = compile(&scene);
-    let words: Vec<String> = options.split_whitespace().map(String::from).collect();
-    let mut opts = Options::rtrace();
-    let mut i = 0;
-    while i < words.len() {
-        i += opts.parse_arg(&words, i).unwrap().max(1);
-    }
-    opts.seed = 7;
-    Renderer::new(scene, compiled, opts, &raypath).unwrap()
+    common::renderer(&dir(), files, options, 7)
 }
-
-const DET: &str = "-ab 0 -av 0 0 0 -dj 0 -dt 0 -dc 1 -st 1 -lw 1e-6 -lr 12";
 
 /// daylit's value of every ray of `case`, averaged over `repeat` traces.
 fn trace(r: &Renderer, case: &str, repeat: u64) -> Vec<DVec3> {
-    numbers(&format!("{case}.rays"))
-        .iter()
-        .enumerate()
-        .map(|(k, v)| {
-            let (org, d) = (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]));
-            let mut sum = DVec3::ZERO;
-            for n in 0..repeat {
-                let mut ctx = r.ctx(k as u64 * repeat + n);
-                sum += r.radiance(org, d.normalize(), &mut ctx).value;
-            }
-            sum / repeat as f64
-        })
-        .collect()
+    common::trace(r, &numbers(&format!("{case}.rays")), repeat)
 }
+
+const DET: &str = "-ab 0 -av 0 0 0 -dj 0 -dt 0 -dc 1 -st 1 -lw 1e-6 -lr 12";
 
 /// Compares per channel: |daylit − golden| ≤ rel·max(golden, floor).
 fn compare(case: &str, got: &[DVec3], golden: &str, rel: f64) {

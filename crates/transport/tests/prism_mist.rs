@@ -9,23 +9,14 @@
 //! in-scattered spotlight at jittered places along each ray: RADIANCE's and daylit's values
 //! are each averages of 400 traces per ray and must agree within 2 %.
 
-use daylit_compile::compile;
-use daylit_scene::{load_scene, LoadOptions};
-use daylit_transport::{Options, Renderer};
+mod common;
+
+use daylit_transport::Renderer;
 use glam::DVec3;
 use std::path::{Path, PathBuf};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/prism_mist")
-}
-
-fn numbers(name: &str) -> Vec<Vec<f64>> {
-    std::fs::read_to_string(dir().join(name))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-        .collect()
 }
 
 /// The options of `case` as OPTIONS.txt records them.
@@ -39,45 +30,17 @@ fn options(case: &str) -> String {
     opts.split(" (").next().unwrap().to_string()
 }
 
+fn numbers(name: &str) -> Vec<Vec<f64>> {
+    common::numbers(&dir().join(name))
+}
+
 fn renderer(files: &[&str], case: &str, extra: &str) -> Renderer {
-    let files: Vec<PathBuf> = files.iter().map(|f| dir().join(f)).collect();
-    let raypath = daylit_cal::RayPath::new([dir()]);
-    let load = LoadOptions {
-        raypath: raypath.clone(),
-        ..LoadOptions::default()
-    };
-    let scene = load_scene(&files, &load).unwrap();
-    let compiled = compile(&scene);
-    let words: Vec<String> = format!("{} {extra}", options(case))
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    let mut opts = Options::rtrace();
-    let mut i = 0;
-    while i < words.len() {
-        let n = opts.parse_arg(&words, i).unwrap();
-        assert!(n > 0, "{case}: option {} not known", words[i]);
-        i += n;
-    }
-    opts.seed = 11;
-    Renderer::new(scene, compiled, opts, &raypath).unwrap()
+    common::renderer(&dir(), files, &format!("{} {extra}", options(case)), 11)
 }
 
 /// daylit's value of every ray of `rays`, averaged over `repeat` traces.
 fn trace(r: &Renderer, rays: &str, repeat: u64) -> Vec<DVec3> {
-    numbers(rays)
-        .iter()
-        .enumerate()
-        .map(|(k, v)| {
-            let (org, d) = (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]));
-            let mut sum = DVec3::ZERO;
-            for n in 0..repeat {
-                let mut ctx = r.ctx(k as u64 * repeat + n);
-                sum += r.radiance(org, d.normalize(), &mut ctx).value;
-            }
-            sum / repeat as f64
-        })
-        .collect()
+    common::trace(r, &numbers(rays), repeat)
 }
 
 /// Compares per channel: |daylit − golden| ≤ rel·max(golden, floor), the floor a thousandth
