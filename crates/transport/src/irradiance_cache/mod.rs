@@ -12,7 +12,8 @@
 //! the same rays a second time would find the same points) and keeps those the records leave
 //! uncovered, and fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place
 //! records among them while each new record still covers a couple of them (level 0 starts
-//! its records at `-aa × r_max` instead, see `Params::first_record_spacing`). Every phase runs
+//! its records at `-aa × r_max` instead, see `Params::first_record_spacing`; deeper levels widen
+//! their coarse spacing where candidates lie too sparse for it). Every phase runs
 //! in parallel. Rendering then reads level 0 ([`lookup`]); a point no record covers gets a
 //! plain hemisphere (a final gather) whose rays read level 1, and is counted. A gap in a
 //! deeper level gets a sparser hemisphere (see `ambient::GAP_DIVISIONS`).
@@ -448,7 +449,7 @@ impl Renderer {
             // would cover too few of them to pay for itself: the rest is left to final
             // gathers. Level 0 goes on to r_min, since each of its candidates is a point a
             // primary ray asks for.
-            let coarse = if a == 0 {
+            let mut coarse = if a == 0 {
                 params.first_record_spacing()
             } else {
                 params.coarse_spacing(a)
@@ -462,7 +463,23 @@ impl Renderer {
                 let spacing_now = spacing.max(fine_min);
                 let is_coarse = spacing_now >= coarse;
                 let t = Instant::now();
-                let keep = select::select(&gaps, spacing_now);
+                let mut keep = select::select(&gaps, spacing_now);
+                // A coarse record must stand for a couple of candidates. Where they lie
+                // sparser than the coarse spacing (few origins in a small scene: RADIANCE's
+                // 1 m `corner` made a record at 88 % of its level-1 candidates), the spacing
+                // doubles until they do, up to the spacing level 0 starts at (grown with
+                // depth as the radii are); coverage passes then fill what is left.
+                let widest = params.first_record_spacing() / AVGREFL.powi(a as i32).sqrt();
+                while pass == 0
+                    && a > 0
+                    && (keep.len() as f64) * MIN_GAPS_PER_RECORD > gaps.len() as f64
+                    && spacing < widest
+                {
+                    spacing *= 2.0;
+                    coarse = spacing;
+                    keep = select::select(&gaps, spacing);
+                }
+                let spacing_now = spacing.max(fine_min);
                 st.seconds[2] += t.elapsed().as_secs_f64();
                 if pass > 0
                     && a > 0
