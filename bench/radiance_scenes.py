@@ -14,7 +14,7 @@ reference of the same job (-ps 1 -pj 0; -aa 0 -ad 1024 for -ab 1; -ab 2 -aa .05 
 geometric mean of the speed ratios.
 
 Usage: bench/radiance_scenes.sh [ROUNDS]   (RADIANCE comes from scripts/setup-reference.sh;
-ONLY=corner,gen_box limits the scenes and sets their order)
+ONLY=corner,gen_box limits the scenes and sets their order; JOBS=rpict_default,rtrace_ab2 the jobs)
 """
 import math
 import os
@@ -143,7 +143,10 @@ def main():
                 rays,
             ),
         }
+        wanted = os.environ.get("JOBS")
         for job, (cmd, ref_cmd, stdin) in jobs.items():
+            if wanted and job not in wanted.split(","):
+                continue
             picture = stdin is None
             ref_out, _ = run([os.path.join(RAD, ref_cmd[0])] + ref_cmd[1:] + [oct_path], cwd, stdin)
             ref = lum_picture(ref_out, tmp) if picture else lum_text(ref_out)
@@ -162,6 +165,8 @@ def main():
         print("| %s | %s | %.2f | %.2f %% | %.2f | %.2f | %.2f %% | %.1fx |" % (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[2] / r[4]))
     for job in ("rpict_default", "rpict_ab1", "rtrace_ab2"):
         rs = [r for r in rows if r[1] == job]
+        if not rs:
+            continue
         g = math.exp(sum(math.log(r[2] / r[4]) for r in rs) / len(rs))
         worse = sum(1 for r in rs if r[6] > r[3])
         slower = sum(1 for r in rs if r[4] > r[2])

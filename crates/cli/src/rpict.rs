@@ -335,7 +335,8 @@ fn render_frame(
             c.gathers()
         );
     }
-    let mut img = HdrImage::new(xres, yres);
+    let mut img = HdrImage::new(0, 0);
+    (img.width, img.height, img.pixels) = (xres, yres, pixels);
     img.program = "RADIANCE".into();
     img.header.push(argline.to_string());
     img.header
@@ -345,9 +346,6 @@ fn render_frame(
     img.view = Some(view);
     if req.aspect > 0.0 && (req.aspect - 1.0).abs() > 1e-9 {
         img.header.push(format!("PIXASPECT= {}", req.aspect));
-    }
-    for (k, p) in pixels.into_iter().enumerate() {
-        img.set(k % xres, k / xres, p);
     }
     img
 }

@@ -2,10 +2,11 @@
 //!
 //! RADIANCE's rule: trace pixels `-ps` apart, and wherever two neighbouring samples differ in
 //! colour or distance by more than `-pt` (relatively), trace between them; elsewhere
-//! interpolate. daylit traces a grid of corner samples `-ps` apart, then per block between four
-//! corners either traces every pixel (when any two corners differ) or fills it bilinearly. Blocks
-//! are independent, so all cores work on them, and each pixel's random sequence depends only on
-//! its index, so the picture does not depend on the thread count.
+//! interpolate. daylit traces a grid of corner samples `-ps` apart; a block whose corners differ
+//! is split in four (tracing its edge midpoints and centre), level by level down to single
+//! pixels, and a block whose corners agree is filled bilinearly. Each level's new samples are
+//! traced once (blocks share edges) on all cores, and each pixel's random sequence depends only
+//! on its index, so the picture does not depend on the thread count.
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -59,55 +60,163 @@ where
             .collect();
     }
     let (cx, cy) = (corners(xres, ps), corners(yres, ps));
-    let grid: Vec<Sample> = cy
-        .par_iter()
-        .flat_map_iter(|&y| cx.iter().map(move |&x| (x, y)))
-        .map_init(&init, |st, (x, y)| trace(st, x, y))
+    let mut pic = Traced::new(xres * yres);
+    let first: Vec<usize> = cy
+        .iter()
+        .flat_map(|&y| cx.iter().map(move |&x| y * xres + x))
         .collect();
-    let at = |i: usize, j: usize| &grid[j * cx.len() + i];
-    let mut pixels = vec![[0.0f32; 3]; xres * yres];
-    let blocks: Vec<Vec<(usize, [f32; 3])>> = (0..cy.len() - 1)
-        .into_par_iter()
-        .flat_map_iter(|j| (0..cx.len() - 1).map(move |i| (i, j)))
-        .map_init(&init, |st, (i, j)| {
-            let c = [at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)];
-            let busy = (0..4).any(|a| (a + 1..4).any(|b| differ(c[a], c[b], pt)));
-            let (x0, x1, y0, y1) = (cx[i], cx[i + 1], cy[j], cy[j + 1]);
-            // A block owns its top and left edges; the last ones own the far edges too.
-            let xend = if i + 2 == cx.len() { x1 + 1 } else { x1 };
-            let yend = if j + 2 == cy.len() { y1 + 1 } else { y1 };
-            let mut out = Vec::with_capacity((xend - x0) * (yend - y0));
-            for y in y0..yend {
-                for x in x0..xend {
-                    let corner = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
-                        .iter()
-                        .position(|&p| p == (x, y));
-                    let v = match corner {
-                        Some(k) => c[k].0,
-                        None if busy => trace(st, x, y).0,
-                        None => {
-                            let u = (x - x0) as f32 / (x1 - x0) as f32;
-                            let v = (y - y0) as f32 / (y1 - y0) as f32;
-                            std::array::from_fn(|k| {
-                                let top = c[0].0[k] * (1.0 - u) + c[1].0[k] * u;
-                                let bottom = c[2].0[k] * (1.0 - u) + c[3].0[k] * u;
-                                top * (1.0 - v) + bottom * v
-                            })
-                        }
-                    };
-                    out.push((y * xres + x, v));
-                }
-            }
-            if let (Some(b), true) = (bar, i == 0) {
-                b.inc((yend - y0) as u64);
-            }
-            out
+    pic.trace_at(&first, xres, &init, &trace);
+    let mut cells: Vec<Cell> = cy
+        .windows(2)
+        .flat_map(|ys| {
+            cx.windows(2)
+                .map(move |xs| Cell([xs[0], xs[1], ys[0], ys[1]]))
         })
         .collect();
-    for (k, v) in blocks.into_iter().flatten() {
-        pixels[k] = v;
+    // Cells whose corners agree: their pixels are interpolated at the end.
+    let mut smooth: Vec<Cell> = Vec::new();
+    let mut rows_done = 0;
+    while !cells.is_empty() {
+        let (busy, calm): (Vec<Cell>, Vec<Cell>) = cells.into_iter().partition(|c| {
+            let k = c.corners().map(|(x, y)| pic.sample(y * xres + x));
+            c.splits() && (0..4).any(|a| (a + 1..4).any(|b| differ(&k[a], &k[b], pt)))
+        });
+        smooth.extend(calm);
+        let mut new: Vec<usize> = busy
+            .iter()
+            .flat_map(|c| c.midpoints())
+            .map(|(x, y)| y * xres + x)
+            .filter(|&k| !pic.traced[k])
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        pic.trace_at(&new, xres, &init, &trace);
+        cells = busy.iter().flat_map(Cell::children).collect();
+        if let Some(b) = bar {
+            // Each level of refinement stands for half the scanlines left.
+            let share = if cells.is_empty() {
+                yres - rows_done
+            } else {
+                (yres - rows_done) / 2
+            };
+            b.inc(share as u64);
+            rows_done += share;
+        }
     }
-    pixels
+    for c in &smooth {
+        c.interpolate(&mut pic, xres);
+    }
+    pic.colour
+}
+
+/// The picture being refined: colours (traced or interpolated), the distances of the traced
+/// pixels, and which pixels were traced.
+struct Traced {
+    colour: Vec<[f32; 3]>,
+    dist: Vec<f32>,
+    traced: Vec<bool>,
+}
+
+impl Traced {
+    fn new(n: usize) -> Traced {
+        Traced {
+            colour: vec![[0.0; 3]; n],
+            dist: vec![0.0; n],
+            traced: vec![false; n],
+        }
+    }
+
+    fn sample(&self, k: usize) -> Sample {
+        (self.colour[k], self.dist[k] as f64)
+    }
+
+    /// Traces the pixels `at` (indices into the picture) in parallel and stores them.
+    fn trace_at<S, I, F>(&mut self, at: &[usize], xres: usize, init: &I, trace: &F)
+    where
+        I: Fn() -> S + Sync + Send,
+        F: Fn(&mut S, usize, usize) -> Sample + Sync,
+    {
+        let got: Vec<Sample> = at
+            .par_iter()
+            .map_init(init, |st, &k| trace(st, k % xres, k / xres))
+            .collect();
+        for (&k, (c, d)) in at.iter().zip(got) {
+            self.colour[k] = c;
+            self.dist[k] = d as f32;
+            self.traced[k] = true;
+        }
+    }
+}
+
+/// A block of the picture between four traced corners: `[x0, x1, y0, y1]`, inclusive.
+#[derive(Clone, Copy, Debug)]
+struct Cell([usize; 4]);
+
+impl Cell {
+    /// Top left, top right, bottom left, bottom right.
+    fn corners(&self) -> [(usize, usize); 4] {
+        let [x0, x1, y0, y1] = self.0;
+        [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+    }
+
+    /// Whether pixels lie between the corners.
+    fn splits(&self) -> bool {
+        let [x0, x1, y0, y1] = self.0;
+        x1 - x0 > 1 || y1 - y0 > 1
+    }
+
+    /// The split lines: halfway, or the edge itself where the cell is one pixel across.
+    fn mid(&self) -> (usize, usize) {
+        let [x0, x1, y0, y1] = self.0;
+        (x0 + (x1 - x0) / 2, y0 + (y1 - y0) / 2)
+    }
+
+    /// The points a split traces: edge midpoints and the centre (some may repeat a corner).
+    fn midpoints(&self) -> [(usize, usize); 5] {
+        let [x0, x1, y0, y1] = self.0;
+        let (xm, ym) = self.mid();
+        [(xm, y0), (xm, y1), (x0, ym), (x1, ym), (xm, ym)]
+    }
+
+    /// The up to four cells a split makes (none of zero width).
+    fn children(&self) -> Vec<Cell> {
+        let [x0, x1, y0, y1] = self.0;
+        let (xm, ym) = self.mid();
+        let xs: &[(usize, usize)] = if xm > x0 {
+            &[(x0, xm), (xm, x1)]
+        } else {
+            &[(x0, x1)]
+        };
+        let ys: &[(usize, usize)] = if ym > y0 {
+            &[(y0, ym), (ym, y1)]
+        } else {
+            &[(y0, y1)]
+        };
+        ys.iter()
+            .flat_map(|&(a, b)| xs.iter().map(move |&(l, r)| Cell([l, r, a, b])))
+            .collect()
+    }
+
+    /// Fills the pixels of this cell that were not traced bilinearly from its corners.
+    fn interpolate(&self, pic: &mut Traced, xres: usize) {
+        let [x0, x1, y0, y1] = self.0;
+        let c = self.corners().map(|(x, y)| pic.colour[y * xres + x]);
+        for y in y0..=y1 {
+            let v = (y - y0) as f32 / (y1 - y0).max(1) as f32;
+            for x in x0..=x1 {
+                let k = y * xres + x;
+                if pic.traced[k] {
+                    continue;
+                }
+                let u = (x - x0) as f32 / (x1 - x0).max(1) as f32;
+                pic.colour[k] = std::array::from_fn(|i| {
+                    let top = c[0][i] * (1.0 - u) + c[1][i] * u;
+                    let bottom = c[2][i] * (1.0 - u) + c[3][i] * u;
+                    top * (1.0 - v) + bottom * v
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]
