@@ -82,12 +82,26 @@ where
             c.splits() && (0..4).any(|a| (a + 1..4).any(|b| differ(&k[a], &k[b], pt)))
         });
         smooth.extend(calm);
-        let mut new: Vec<usize> = busy
-            .iter()
-            .flat_map(|c| c.midpoints())
-            .map(|(x, y)| y * xres + x)
-            .filter(|&k| !pic.traced[k])
-            .collect();
+        // A busy cell's centre is traced; an edge's midpoint only where the edge's ends
+        // differ, else it is interpolated along the edge (as rpict refines along scanlines).
+        let mut new: Vec<usize> = Vec::new();
+        for c in &busy {
+            let (xm, ym) = c.mid();
+            new.push(ym * xres + xm);
+            for (a, b) in c.edges() {
+                let m = ((a.0 + b.0) / 2, (a.1 + b.1) / 2);
+                let (ka, kb, km) = (a.1 * xres + a.0, b.1 * xres + b.0, m.1 * xres + m.0);
+                if km == ka || km == kb || pic.known[km] {
+                    continue;
+                }
+                if differ(&pic.sample(ka), &pic.sample(kb), pt) {
+                    new.push(km);
+                } else {
+                    pic.between(km, ka, kb, a, b, m);
+                }
+            }
+        }
+        new.retain(|&k| !pic.traced[k]);
         new.sort_unstable();
         new.dedup();
         pic.trace_at(&new, xres, &init, &trace);
@@ -109,12 +123,14 @@ where
     pic.colour
 }
 
-/// The picture being refined: colours (traced or interpolated), the distances of the traced
-/// pixels, and which pixels were traced.
+/// The picture being refined: colours and distances (traced or interpolated), which pixels
+/// were traced, and which hold a value a cell corner may use (traced, or interpolated along
+/// an edge whose ends agree).
 struct Traced {
     colour: Vec<[f32; 3]>,
     dist: Vec<f32>,
     traced: Vec<bool>,
+    known: Vec<bool>,
 }
 
 impl Traced {
@@ -123,7 +139,26 @@ impl Traced {
             colour: vec![[0.0; 3]; n],
             dist: vec![0.0; n],
             traced: vec![false; n],
+            known: vec![false; n],
         }
+    }
+
+    /// Sets pixel `km` at `m` on the edge from `a` (pixel `ka`) to `b` (`kb`) linearly.
+    fn between(
+        &mut self,
+        km: usize,
+        ka: usize,
+        kb: usize,
+        a: (usize, usize),
+        b: (usize, usize),
+        m: (usize, usize),
+    ) {
+        let len = (b.0 - a.0).max(b.1 - a.1) as f32;
+        let t = (m.0 - a.0).max(m.1 - a.1) as f32 / len;
+        let (ca, cb) = (self.colour[ka], self.colour[kb]);
+        self.colour[km] = std::array::from_fn(|i| ca[i] * (1.0 - t) + cb[i] * t);
+        self.dist[km] = self.dist[ka] * (1.0 - t) + self.dist[kb] * t;
+        self.known[km] = true;
     }
 
     fn sample(&self, k: usize) -> Sample {
@@ -144,6 +179,7 @@ impl Traced {
             self.colour[k] = c;
             self.dist[k] = d as f32;
             self.traced[k] = true;
+            self.known[k] = true;
         }
     }
 }
@@ -171,11 +207,15 @@ impl Cell {
         (x0 + (x1 - x0) / 2, y0 + (y1 - y0) / 2)
     }
 
-    /// The points a split traces: edge midpoints and the centre (some may repeat a corner).
-    fn midpoints(&self) -> [(usize, usize); 5] {
+    /// The four edges, each from its top or left end.
+    fn edges(&self) -> [((usize, usize), (usize, usize)); 4] {
         let [x0, x1, y0, y1] = self.0;
-        let (xm, ym) = self.mid();
-        [(xm, y0), (xm, y1), (x0, ym), (x1, ym), (xm, ym)]
+        [
+            ((x0, y0), (x1, y0)),
+            ((x0, y1), (x1, y1)),
+            ((x0, y0), (x0, y1)),
+            ((x1, y0), (x1, y1)),
+        ]
     }
 
     /// The up to four cells a split makes (none of zero width).
