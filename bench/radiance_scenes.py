@@ -5,7 +5,7 @@ Scenes: every `expect match` case of validation/radiance_scenes/cases.txt (RADIA
 scenes and generator outputs) and the `corner` scene of RADIANCE's test data. Per scene, both
 programs run three jobs on one process/thread each (RADIANCE's rpict has no threads; daylit is
 held to one rayon thread), then daylit again on two threads:
-  rpict_default  `rpict -x 256 -y 256` at RADIANCE's defaults (-ab 0, -ps 4 -pt .05)
+  rpict_default  `rpict` at RADIANCE's defaults (512 x 512, -ab 0, -ps 4 -pt .05)
   rpict_ab1      `rpict -x 64 -y 64 -ab 1` (the irradiance cache at its defaults)
   rtrace_ab2     `rtrace -ab 2` on the 24 x 24 pixel rays of the view (vwrays -ff)
 Error: mean absolute relative error of luminance per pixel/ray against a converged RADIANCE
@@ -128,8 +128,8 @@ def main():
         rays, _ = run([os.path.join(RAD, "vwrays"), "-ff", "-x", "24", "-y", "24"] + view, cwd)
         jobs = {
             "rpict_default": (
-                ["rpict", "-x", "256", "-y", "256"] + opts + view,
-                ["rpict", "-x", "256", "-y", "256", "-ps", "1", "-pj", "0", "-dj", "0", "-ds", ".05"] + opts + view,
+                ["rpict"] + opts + view,
+                ["rpict", "-ps", "1", "-pj", "0", "-dj", "0", "-ds", ".05"] + opts + view,
                 None,
             ),
             "rpict_ab1": (
