@@ -4,7 +4,7 @@
 use crate::output::{self, outln};
 use anyhow::Context;
 use daylit_scene::archive;
-use std::io::Read;
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -63,11 +63,15 @@ fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
 }
 
+/// What to print of a file: its header (`None`), its dimensions (`Some(false)`, `-d`) or
+/// both (`Some(true)`, `+d`).
+type Dims = Option<bool>;
+
 fn info_of(
     out: &mut String,
     name: &str,
     bytes: &[u8],
-    dims: bool,
+    dims: Dims,
     with_name: bool,
 ) -> anyhow::Result<()> {
     let (lines, start) = header(bytes).with_context(|| format!("{name}: no information header"))?;
@@ -76,9 +80,7 @@ fn info_of(
     } else {
         String::new()
     };
-    if dims {
-        outln!(out, "{prefix}{}", dimensions(bytes, start)?);
-    } else {
+    if dims != Some(false) {
         if with_name {
             outln!(out, "{name}:");
         }
@@ -88,10 +90,14 @@ fn info_of(
         }
         outln!(out, "{indent}");
     }
+    if let Some(both) = dims {
+        let prefix = if both { "" } else { prefix.as_str() };
+        outln!(out, "{prefix}{}", dimensions(bytes, start)?);
+    }
     Ok(())
 }
 
-fn run_files(files: &[PathBuf], dims: bool) -> anyhow::Result<ExitCode> {
+fn run_files(files: &[PathBuf], dims: Dims) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     let mut out = String::new();
     for f in files {
@@ -114,24 +120,184 @@ fn run_files(files: &[PathBuf], dims: bool) -> anyhow::Result<ExitCode> {
 
 /// `daylit getinfo`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
-    run_files(&a.files, a.dims)
+    run_files(&a.files, a.dims.then_some(false))
 }
 
-/// `getinfo` with RADIANCE's arguments: `[-d] [files]`, standard input when no file is given.
+/// `getinfo` with RADIANCE's arguments, in its four forms:
+/// `[-d|+d] [files]` (headers or dimensions; standard input when no file is given),
+/// `[-d] -` (the data without its header, and without the resolution string with `-d`),
+/// `-a lines..` / `-r lines..` (header lines added or replaced, data passed through) and
+/// `[-d|+d] -c command..` (the command run on the data, its name added to the header).
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
-    let dims = args.iter().any(|a| a == "-d");
-    let files: Vec<PathBuf> = args
-        .iter()
-        .filter(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .collect();
-    if files.is_empty() {
-        let mut b = Vec::new();
-        std::io::stdin().read_to_end(&mut b)?;
-        let mut out = String::new();
-        info_of(&mut out, "standard input", &b, dims, false)?;
-        output::print(&out)?;
-        return Ok(ExitCode::SUCCESS);
+    let (dims, rest) = match args.first().map(String::as_str) {
+        Some("-d") => (Some(false), &args[1..]),
+        Some("+d") => (Some(true), &args[1..]),
+        _ => (None, args),
+    };
+    let words: Vec<&str> = rest.iter().map(String::as_str).collect();
+    match (dims, words.as_slice()) {
+        (None | Some(false), ["-"]) => strip_header(dims.is_some()),
+        (None, ["-a", lines @ ..]) => edit_header(&[], lines),
+        (None, ["-r", lines @ ..]) => edit_header(lines, lines),
+        (_, ["-c", command, cargs @ ..]) => run_on_data(dims, command, cargs),
+        (_, ["-a" | "-r" | "-c"]) => {
+            anyhow::bail!("getinfo: {} needs at least one argument", words[0])
+        }
+        (_, [opt, ..]) if opt.starts_with('-') && opt.len() > 1 => anyhow::bail!(
+            "getinfo: unknown option {opt} (expected -d, +d, -, -a, -r or -c as in RADIANCE's getinfo)"
+        ),
+        (_, []) => {
+            let mut b = Vec::new();
+            std::io::stdin().read_to_end(&mut b)?;
+            let mut out = String::new();
+            info_of(&mut out, "standard input", &b, dims, false)?;
+            output::print(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        (_, files) => {
+            let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
+            run_files(&files, dims)
+        }
     }
-    run_files(&files, dims)
+}
+
+/// Reads a header from `input`: its lines, up to the empty line that ends it (which is
+/// consumed). As RADIANCE's, any lines up to an empty one count, whatever the first says.
+fn read_header(input: &mut impl BufRead) -> anyhow::Result<Vec<String>> {
+    let mut lines = Vec::new();
+    loop {
+        let mut line = Vec::new();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            anyhow::bail!(
+                "standard input: the header does not end (no empty line before the end of the input)"
+            );
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        if line.is_empty() {
+            return Ok(lines);
+        }
+        lines.push(String::from_utf8_lossy(&line).into_owned());
+    }
+}
+
+/// Reads the resolution string that follows a picture's header.
+fn read_resolution(input: &mut impl BufRead) -> anyhow::Result<Vec<u8>> {
+    let mut line = Vec::new();
+    input.read_until(b'\n', &mut line)?;
+    if line.is_empty() {
+        anyhow::bail!("standard input: no resolution string after the header");
+    }
+    Ok(line)
+}
+
+/// `getinfo [-d] -`: copies standard input to standard output without its header (and its
+/// resolution string with `-d`).
+fn strip_header(resolution_too: bool) -> anyhow::Result<ExitCode> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    read_header(&mut input)?;
+    if resolution_too {
+        read_resolution(&mut input)?;
+    }
+    let mut out = std::io::stdout().lock();
+    std::io::copy(&mut input, &mut out).context("getinfo: cannot copy the data")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The header lines a line of `-r` removes: those starting with its setting (the text up to
+/// and including `=`, or all of it), indented exactly when the setting is.
+fn replaced(line: &str, pattern: &str) -> bool {
+    let indented = |t: &str| t.starts_with([' ', '\t']);
+    let key = pattern.trim_start();
+    let key = key.find('=').map_or(key, |i| &key[..=i]);
+    indented(line) == indented(pattern) && line.trim_start().starts_with(key)
+}
+
+/// Whether a line given to `-a`/`-r` is itself added to the header: `-r` with a lone setting
+/// (`VIEW=`, `EXPOSURE`) only removes.
+fn adds(line: &str) -> bool {
+    let t = line.trim();
+    t.contains([' ', '\t']) || t.find('=').is_some_and(|i| i + 1 < t.len())
+}
+
+/// Writes `lines` as a header, with `added` after them and the `FORMAT=` line last, as
+/// RADIANCE's programs do.
+fn write_header(out: &mut impl Write, lines: &[String], added: &[String]) -> std::io::Result<()> {
+    let is_format = |l: &str| l.trim_start().starts_with("FORMAT=");
+    let format = lines.iter().rev().find(|l| is_format(l));
+    for l in lines
+        .iter()
+        .filter(|l| !is_format(l))
+        .chain(added)
+        .chain(format)
+    {
+        writeln!(out, "{l}")?;
+    }
+    writeln!(out)
+}
+
+/// `getinfo -a` (`remove` empty) and `getinfo -r`: the header of standard input with the
+/// lines matching `remove` dropped and the `add` lines that add a setting appended; the
+/// data follows unchanged.
+fn edit_header(remove: &[&str], add: &[&str]) -> anyhow::Result<ExitCode> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut lines = read_header(&mut input)?;
+    lines.retain(|l| !remove.iter().any(|p| replaced(l, p)));
+    let added: Vec<String> = add
+        .iter()
+        .filter(|l| remove.is_empty() || adds(l))
+        .map(|l| l.to_string())
+        .collect();
+    let mut out = std::io::stdout().lock();
+    write_header(&mut out, &lines, &added)?;
+    std::io::copy(&mut input, &mut out).context("getinfo: cannot copy the data")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `getinfo [-d|+d] -c command args`: the header of standard input with the command line
+/// added, then the command's output on the data (`+d`: the resolution string is copied
+/// first; `-d`: it is dropped). Exits with the command's status.
+fn run_on_data(dims: Option<bool>, command: &str, args: &[&str]) -> anyhow::Result<ExitCode> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let lines = read_header(&mut input)?;
+    let line = std::iter::once(command)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = std::io::stdout().lock();
+    write_header(&mut out, &lines, &[line])?;
+    if let Some(copy) = dims {
+        let res = read_resolution(&mut input)?;
+        if copy {
+            out.write_all(&res)?;
+        }
+    }
+    out.flush()?;
+    drop(out);
+    let mut child = std::process::Command::new(command)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| format!("getinfo: cannot run {command}"))?;
+    if let Some(mut to) = child.stdin.take() {
+        // A command that stops reading early (head) closes the pipe: not an error here.
+        match std::io::copy(&mut input, &mut to) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(e).context("getinfo: cannot pass the data on");
+            }
+            _ => {}
+        }
+    }
+    let status = child.wait()?;
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
+        None => ExitCode::FAILURE,
+    })
 }

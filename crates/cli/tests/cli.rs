@@ -446,3 +446,69 @@ wall sphere ball
     let err = text(&o.stderr);
     assert!(!o.status.success() && err.contains("mist.rad:1:"), "{err}");
 }
+
+/// RADIANCE's `getinfo` forms on standard input, against what RADIANCE 6.0a's getinfo
+/// printed for the same input and arguments (checked by hand, 2026-11-24).
+#[test]
+fn getinfo_strips_adds_replaces_and_pipes_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let gi = dir.path().join("getinfo");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &gi).unwrap();
+    let matrix = b"#?RADIANCE\nFORMAT=ascii\nNROWS=2\n\n1 2 3\n4 5 6\n";
+    let exposures =
+        b"#?RADIANCE\nEXPOSURE=2\n\tEXPOSURE=3\nVIEW= -vtv\nEXPOSURE=4\nFORMAT=ascii\n\n1\n";
+    let picture = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 3\nDATA";
+    let cases: [(&[&str], &[u8], &str); 9] = [
+        // The data without its header: honeybee-radiance ends its pipelines this way.
+        (&["-"], matrix, "1 2 3\n4 5 6\n"),
+        (&["-d", "-"], picture, "DATA"),
+        (
+            &["-a", "VIEW= -vta", "EXPOSURE=2"],
+            matrix,
+            "#?RADIANCE\nNROWS=2\nVIEW= -vta\nEXPOSURE=2\nFORMAT=ascii\n\n1 2 3\n4 5 6\n",
+        ),
+        (
+            &["-r", "NROWS=5"],
+            matrix,
+            "#?RADIANCE\nNROWS=5\nFORMAT=ascii\n\n1 2 3\n4 5 6\n",
+        ),
+        (
+            &["-r", " EXPOSURE=", "EXPOSURE=16"],
+            exposures,
+            "#?RADIANCE\nVIEW= -vtv\nEXPOSURE=16\nFORMAT=ascii\n\n1\n",
+        ),
+        (
+            &["-r", "VIEW"],
+            exposures,
+            "#?RADIANCE\nEXPOSURE=2\n\tEXPOSURE=3\nEXPOSURE=4\nFORMAT=ascii\n\n1\n",
+        ),
+        (
+            &["-c", "tr", "1", "9"],
+            matrix,
+            "#?RADIANCE\nNROWS=2\ntr 1 9\nFORMAT=ascii\n\n9 2 3\n4 5 6\n",
+        ),
+        (
+            &["-d", "-c", "cat"],
+            picture,
+            "#?RADIANCE\ncat\nFORMAT=32-bit_rle_rgbe\n\nDATA",
+        ),
+        (&[], matrix, "#?RADIANCE\nFORMAT=ascii\nNROWS=2\n\n"),
+    ];
+    for (args, input, want) in cases {
+        let o = run_with_input(Command::new(&gi).args(args), input);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), want, "{args:?}");
+    }
+    // A header that never ends, an unknown option, a failing command: non-zero exits.
+    let o = run_with_input(Command::new(&gi).arg("-"), b"#?RADIANCE\nFORMAT=ascii\n");
+    assert!(!o.status.success() && text(&o.stdout).is_empty());
+    assert!(
+        text(&o.stderr).contains("header does not end"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = run_with_input(Command::new(&gi).arg("-x"), matrix);
+    assert!(!o.status.success() && text(&o.stderr).contains("unknown option -x"));
+    let o = run_with_input(Command::new(&gi).args(["-c", "false"]), matrix);
+    assert!(!o.status.success());
+}
