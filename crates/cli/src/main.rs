@@ -4,6 +4,7 @@
 mod annual;
 mod bench;
 mod check;
+mod cnt;
 mod compare;
 mod dctimestep;
 mod evalglare;
@@ -41,6 +42,7 @@ const MULTICALL: &[&str] = &[
     "evalglare",
     "vwrays",
     "falsecolor",
+    "cnt",
 ];
 
 #[derive(Parser)]
@@ -189,6 +191,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rpict" => rpict::run_radiance(args),
         "rcontrib" => rcontrib::run_radiance(args),
         "rfluxmtx" => rfluxmtx::run_radiance(args),
+        "cnt" => cnt::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -512,3 +512,33 @@ fn getinfo_strips_adds_replaces_and_pipes_as_radiance_does() {
     let o = run_with_input(Command::new(&gi).args(["-c", "false"]), matrix);
     assert!(!o.status.success());
 }
+
+/// `cnt` prints RADIANCE's index lines (each value after a tab, the last index fastest, as
+/// RADIANCE 6.0a's `cnt 2 3` does); `-s` gives the same lines in some order; bad counts fail.
+#[test]
+fn cnt_counts_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnt = dir.path().join("cnt");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &cnt).unwrap();
+    let (o, out, _) = run(Command::new(&cnt).args(["2", "3"]));
+    assert!(o.status.success());
+    assert_eq!(out, "\t0\t0\n\t0\t1\n\t0\t2\n\t1\t0\n\t1\t1\n\t1\t2\n");
+    let (o, out, _) = run(Command::new(&cnt).args(["-s", "4", "13"]));
+    assert!(o.status.success());
+    let mut got: Vec<&str> = out.lines().collect();
+    got.sort_by_key(|l| {
+        let v: Vec<u32> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
+        (v[0], v[1])
+    });
+    let want: Vec<String> = (0..4)
+        .flat_map(|a| (0..13).map(move |b| format!("\t{a}\t{b}")))
+        .collect();
+    assert_eq!(got, want);
+    for bad in [&[][..], &["0"][..], &["2.5"][..], &["x"][..], &["-3"][..]] {
+        let (o, _, err) = run(Command::new(&cnt).args(bad));
+        assert!(
+            !o.status.success() && err.contains("cnt:"),
+            "{bad:?}: {err}"
+        );
+    }
+}

@@ -8,10 +8,14 @@ pub mod smooth;
 pub use functions::check_functions;
 pub use smooth::{mesh_point, MeshPoint};
 
-use daylit_geometry::{Accel, Cone, DVec3, GeometryError, Polygon, Ring, Shape, Sphere, Triangle};
+use daylit_geometry::{
+    Accel, Cone, DVec3, GeometryError, Placed, Polygon, Ring, Shape, Sphere, Triangle,
+};
+use daylit_scene::LocalMesh;
 use daylit_scene::{Loc, PrimId, PrimType, Scene};
 use rayon::prelude::*;
 use std::fmt;
+use std::sync::Arc;
 
 /// Where a traced shape came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,35 +141,182 @@ pub fn shape_of(ptype: PrimType, f: &[f64]) -> Option<Result<Shape, GeometryErro
 
 /// The shapes of a scene before the BVH is built.
 pub struct Shapes {
-    /// One shape per traceable surface.
+    /// One shape per traceable surface, except the triangles of shared meshes: shape `i` has
+    /// id `i`, and the placements' ids follow.
     pub shapes: Vec<Shape>,
-    /// Where each shape came from.
+    /// Where each shape id came from (every shape, then every placement's triangles).
     pub origins: Vec<Origin>,
+    /// Compiled meshes placed several times, each traced once in its own frame.
+    pub shared: Vec<SharedMesh>,
+    /// Their placements, ids in order after `shapes`.
+    pub placements: Vec<MeshPlacement>,
     /// Distant sources.
     pub sources: Vec<DistantSource>,
     /// Degenerate (dropped) and doubtful (kept) geometry.
     pub findings: Vec<Finding>,
 }
 
+/// A compiled mesh's triangles in its own frame, shared by its placements.
+pub struct SharedMesh {
+    /// Its triangles (zero-area ones dropped).
+    pub shapes: Vec<Shape>,
+    /// For each shape, the triangle's index in the mesh.
+    pub tris: Vec<u32>,
+}
+
+/// One placement of a [`SharedMesh`].
+pub struct MeshPlacement {
+    /// Index into [`Shapes::shared`].
+    pub shared: usize,
+    /// From the mesh's frame to the scene's.
+    pub to_world: glam::DMat4,
+    /// Id of its first triangle.
+    pub base: u32,
+}
+
 impl Shapes {
     /// Axis-aligned bounds of all shapes, or `None` for a scene without surfaces.
     pub fn bounds(&self) -> Option<(DVec3, DVec3)> {
+        let union = |(a0, a1): (DVec3, DVec3), (b0, b1): (DVec3, DVec3)| (a0.min(b0), a1.max(b1));
+        let placed = self.placements.iter().filter_map(|p| {
+            let (lo, hi) = self.shared[p.shared]
+                .shapes
+                .iter()
+                .map(Shape::bounds)
+                .reduce(union)?;
+            (0..8)
+                .map(|i| {
+                    let c = DVec3::new(
+                        if i & 1 == 0 { lo.x } else { hi.x },
+                        if i & 2 == 0 { lo.y } else { hi.y },
+                        if i & 4 == 0 { lo.z } else { hi.z },
+                    );
+                    let w = p.to_world.transform_point3(c);
+                    (w, w)
+                })
+                .reduce(union)
+        });
         self.shapes
             .iter()
             .map(Shape::bounds)
-            .reduce(|(a0, a1), (b0, b1)| (a0.min(b0), a1.max(b1)))
+            .chain(placed)
+            .reduce(union)
     }
 }
 
 /// Compiles `scene`. Degenerate primitives are dropped and reported, as RADIANCE drops them.
 pub fn compile(scene: &Scene) -> CompiledScene {
     let s = shapes(scene);
+    let shared: Vec<Arc<Accel>> = s
+        .shared
+        .iter()
+        .map(|m| Arc::new(Accel::build(m.shapes.clone())))
+        .collect();
+    let placed = s
+        .placements
+        .iter()
+        .map(|p| {
+            Placed::new(shared[p.shared].clone(), p.to_world, p.base)
+                .expect("placements are checked rigid when chosen")
+        })
+        .collect();
     CompiledScene {
-        accel: Accel::build(s.shapes),
+        accel: Accel::build(s.shapes).with_placements(placed),
         origins: s.origins,
         sources: s.sources,
         findings: s.findings,
     }
+}
+
+/// A compiled mesh is traced as placements of one shared hierarchy when it is placed at least
+/// this many times (once, a copy costs the same)...
+const MIN_PLACEMENTS: usize = 2;
+
+/// ... and has at least this many triangles (small meshes cost little to copy, and every
+/// placement is tested on each ray that crosses its box).
+const MIN_SHARED_TRIANGLES: usize = 256;
+
+/// At most this many placements are traced as such, the largest meshes first; the rest are
+/// copied into the scene's tree.
+const MAX_PLACEMENTS: usize = 64;
+
+/// Reports a mesh's zero-area triangles, which are dropped.
+fn dropped_triangles(findings: &mut Vec<Finding>, mesh: &daylit_scene::Mesh, bad: usize) {
+    if bad > 0 {
+        findings.push(Finding {
+            severity: Severity::Degenerate,
+            loc: Loc::new(mesh.source.as_str().into(), 0, 0),
+            what: "mesh".into(),
+            msg: format!("{bad} zero-area triangles dropped"),
+        });
+    }
+}
+
+/// Whether surfaces with modifier `m` need nothing of their geometry beyond hits and normals:
+/// no light sources, mirrors or prisms (their geometry makes sources and virtual sources) and
+/// no media or antimatter, along the modifier chain and the modifiers it names.
+fn plain_modifier(scene: &Scene, m: Option<PrimId>, depth: u32) -> bool {
+    let Some(id) = m else {
+        return true;
+    };
+    let p = scene.prim(id);
+    depth < 32
+        && !matches!(
+            p.ptype,
+            PrimType::Light
+                | PrimType::Glow
+                | PrimType::Illum
+                | PrimType::Spotlight
+                | PrimType::Mirror
+                | PrimType::Prism1
+                | PrimType::Prism2
+                | PrimType::Mist
+                | PrimType::Antimatter
+        )
+        && plain_modifier(scene, p.modifier, depth + 1)
+        && plain_modifier(scene, p.alias_of, depth + 1)
+        && p.mod_refs
+            .iter()
+            .all(|&r| plain_modifier(scene, r, depth + 1))
+}
+
+/// For each mesh of `scene`, the shared geometry it is traced as a placement of, if any.
+fn shared_meshes(scene: &Scene) -> Vec<Option<Arc<LocalMesh>>> {
+    let mut out = vec![None; scene.meshes.len()];
+    let fits = |m: &daylit_scene::Mesh| {
+        m.placement.as_ref().is_some_and(|p| {
+            Placed::rigid(p.to_world)
+                && p.local.triangles.len() >= MIN_SHARED_TRIANGLES
+                && m.modifiers.iter().all(|&k| plain_modifier(scene, k, 0))
+        })
+    };
+    let mut groups: Vec<(*const LocalMesh, Vec<usize>)> = Vec::new();
+    for (i, m) in scene.meshes.iter().enumerate() {
+        if !fits(m) {
+            continue;
+        }
+        let key = Arc::as_ptr(&m.placement.as_ref().expect("fits").local);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let size = |g: &(*const LocalMesh, Vec<usize>)| {
+        let m = &scene.meshes[g.1[0]];
+        m.placement.as_ref().map_or(0, |p| p.local.triangles.len())
+    };
+    groups.sort_by_key(|g| std::cmp::Reverse(size(g)));
+    let mut left = MAX_PLACEMENTS;
+    for (_, members) in groups {
+        if members.len() < MIN_PLACEMENTS || members.len() > left {
+            continue;
+        }
+        left -= members.len();
+        for i in members {
+            out[i] = scene.meshes[i].placement.as_ref().map(|p| p.local.clone());
+        }
+    }
+    out
 }
 
 /// Makes the shapes of every surface of `scene` and reports doubtful geometry.
@@ -230,7 +381,11 @@ pub fn shapes(scene: &Scene) -> Shapes {
             None => {}
         }
     }
+    let shared_by = shared_meshes(scene);
     for (mi, mesh) in scene.meshes.iter().enumerate() {
+        if shared_by[mi].is_some() {
+            continue;
+        }
         let tris: Vec<(u32, Result<Triangle, GeometryError>)> = mesh
             .triangles
             .par_iter()
@@ -253,18 +408,62 @@ pub fn shapes(scene: &Scene) -> Shapes {
                 Err(_) => bad += 1,
             }
         }
-        if bad > 0 {
-            findings.push(Finding {
-                severity: Severity::Degenerate,
-                loc: Loc::new(mesh.source.as_str().into(), 0, 0),
-                what: "mesh".into(),
-                msg: format!("{bad} zero-area triangles dropped"),
-            });
-        }
+        dropped_triangles(&mut findings, mesh, bad);
+    }
+    // Shared meshes: their triangles once in their own frame, then each placement's ids.
+    let mut shared: Vec<SharedMesh> = Vec::new();
+    let mut which: Vec<(*const LocalMesh, usize)> = Vec::new();
+    let mut placements = Vec::new();
+    for (mi, mesh) in scene.meshes.iter().enumerate() {
+        let Some(local) = &shared_by[mi] else {
+            continue;
+        };
+        let key = Arc::as_ptr(local);
+        let k = match which.iter().find(|w| w.0 == key) {
+            Some(w) => w.1,
+            None => {
+                let made: Vec<(u32, Triangle)> = local
+                    .triangles
+                    .par_iter()
+                    .enumerate()
+                    .filter_map(|(ti, t)| {
+                        let v = t.map(|k| DVec3::from_array(local.vertices[k as usize]));
+                        Triangle::new(v).ok().map(|t| (ti as u32, t))
+                    })
+                    .collect();
+                shared.push(SharedMesh {
+                    tris: made.iter().map(|m| m.0).collect(),
+                    shapes: made.into_iter().map(|m| Shape::Triangle(m.1)).collect(),
+                });
+                which.push((key, shared.len() - 1));
+                shared.len() - 1
+            }
+        };
+        let base = origins.len() as u32;
+        origins.extend(shared[k].tris.iter().map(|&tri| Origin::MeshTri {
+            mesh: mi as u32,
+            tri,
+        }));
+        dropped_triangles(
+            &mut findings,
+            mesh,
+            local.triangles.len() - shared[k].tris.len(),
+        );
+        placements.push(MeshPlacement {
+            shared: k,
+            to_world: mesh
+                .placement
+                .as_ref()
+                .expect("shared meshes are placed")
+                .to_world,
+            base,
+        });
     }
     Shapes {
         shapes,
         origins,
+        shared,
+        placements,
         sources,
         findings,
     }

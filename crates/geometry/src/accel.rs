@@ -122,6 +122,9 @@ pub struct Accel {
     /// Prefetch nodes and shapes during traversal: only worth it when they do not all fit
     /// in the caches.
     prefetch: bool,
+    /// Placements of shared hierarchies, their ids following the shapes' (see
+    /// [`Accel::with_placements`]).
+    placed: Vec<crate::Placed>,
 }
 
 /// Ray prepared for the `f32` tree: `t_world = ts + t_local`.
@@ -177,6 +180,7 @@ impl Accel {
             clip: DVec3::ZERO,
             layout: opts.layout,
             prefetch: false,
+            placed: Vec::new(),
         };
         if accel.shapes.is_empty() {
             return accel;
@@ -375,9 +379,24 @@ impl Accel {
         *indices = out_idx;
     }
 
-    /// Number of shapes.
+    /// Number of shape ids: the shapes', then those of the placements.
     pub fn len(&self) -> usize {
-        self.shapes.len()
+        self.shapes.len() + self.placed.iter().map(|p| p.len() as usize).sum::<usize>()
+    }
+
+    /// Adds placements of shared hierarchies, each given the ids from its `base()` on, which
+    /// must continue from [`Accel::len`] in order. They are tested on every ray that crosses
+    /// their box, so they pay for a few large meshes placed many times, not for many small
+    /// ones (a copy in the tree costs less then).
+    pub fn with_placements(mut self, placed: Vec<crate::Placed>) -> Accel {
+        for p in placed {
+            assert_eq!(p.base() as usize, self.len(), "placement ids out of order");
+            let (lo, hi) = p.bounds();
+            self.lo = self.lo.min(lo);
+            self.hi = self.hi.max(hi);
+            self.placed.push(p);
+        }
+        self
     }
 
     /// Number of shapes in the tree. The others, a few shapes far larger than the rest of
@@ -388,12 +407,17 @@ impl Accel {
 
     /// True when there are no shapes.
     pub fn is_empty(&self) -> bool {
-        self.shapes.is_empty()
+        self.len() == 0
     }
 
     /// The shape with this index (its position in the vector given to [`Accel::build`],
-    /// as in [`Hit::prim`]).
+    /// as in [`Hit::prim`]). A placed shape is given in its shared hierarchy's own frame.
     pub fn shape(&self, prim: u32) -> &Shape {
+        if prim as usize >= self.shapes.len() {
+            let i = self.placed.partition_point(|p| p.base() <= prim) - 1;
+            let p = &self.placed[i];
+            return p.accel().shape(prim - p.base());
+        }
         let k = if self.pos.is_empty() {
             prim
         } else {
@@ -424,7 +448,7 @@ impl Accel {
         ray: &Ray,
         tmin: f64,
         tmax: f64,
-        filter: impl FnMut(u32) -> bool,
+        mut filter: impl FnMut(u32) -> bool,
     ) -> Option<Hit> {
         let mut c = Closest {
             accel: self,
@@ -436,7 +460,7 @@ impl Accel {
             best_prim: u32::MAX,
             ts: 0.0,
             pad32: self.pad as f32,
-            filter,
+            filter: &mut filter,
         };
         if let Some(p) = self.prepare(ray, tmin, tmax) {
             c.ts = p.ts;
@@ -445,7 +469,16 @@ impl Accel {
         for k in self.in_tree..self.shapes.len() {
             c.test(k as u32);
         }
-        c.hit()
+        let mut best = c.hit();
+        for p in &self.placed {
+            let lim = best.map_or(tmax, |h| h.t);
+            if let Some(h) = p.closest(ray, tmin, lim, &mut filter) {
+                if h.t < lim {
+                    best = Some(h);
+                }
+            }
+        }
+        best
     }
 
     /// The tree's part of a closest-hit query.
@@ -516,7 +549,12 @@ impl Accel {
         let in_tree = self
             .prepare(ray, tmin, tmax)
             .is_some_and(|p| self.any_in_tree(&p, &mut test));
-        in_tree || (self.in_tree..self.shapes.len()).any(|k| test(k as u32))
+        in_tree
+            || (self.in_tree..self.shapes.len()).any(|k| test(k as u32))
+            || self
+                .placed
+                .iter()
+                .any(|p| p.any(ray, tmin, tmax, &mut filter))
     }
 
     /// The tree's part of an any-hit query: true if `test` accepts a shape.

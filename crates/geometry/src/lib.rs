@@ -7,12 +7,14 @@
 //! never culled wrongly. Every primitive test is done again in `f64`.
 
 mod accel;
+mod instance;
 mod pages;
 mod shapes;
 mod wide;
 
 pub use accel::{brute_force_closest, Accel, AccelOptions, BvhLayout, Hit};
 pub use glam::DVec3;
+pub use instance::Placed;
 pub use shapes::{Cone, ConeKind, Polygon, Ring, Shape, Sphere, Triangle};
 
 /// RADIANCE's `FTINY` (double-precision build): the tolerance it uses for zero radii,

@@ -556,3 +556,116 @@ fn one_shape_tree_beside_an_outlier() {
     assert!(a.any_hit(&Ray::new(v(500., 5., 2.), down), 0., f64::INFINITY));
     assert!(!a.any_hit(&Ray::new(v(5e3, 5., 2.), down), 0., f64::INFINITY));
 }
+
+/// A closed mesh of `n × 2n` quads (two triangles each) on a bumpy sphere of radius about 1.
+fn bumpy_sphere(n: usize) -> Vec<Triangle> {
+    let p = |i: usize, j: usize| {
+        let th = std::f64::consts::PI * i as f64 / n as f64;
+        let ph = std::f64::consts::PI * j as f64 / n as f64;
+        let r = 1.0 + 0.15 * (3.0 * ph).sin() * (2.0 * th).sin();
+        r * DVec3::new(th.sin() * ph.cos(), th.sin() * ph.sin(), th.cos())
+    };
+    let mut out = Vec::new();
+    for i in 0..n {
+        for j in 0..2 * n {
+            let (a, b, c, d) = (p(i, j), p(i + 1, j), p(i + 1, j + 1), p(i, j + 1));
+            // Not the slivers at the poles.
+            out.extend(Triangle::new([a, b, c]).ok().filter(|t| t.area() > 1e-4));
+            out.extend(Triangle::new([a, c, d]).ok().filter(|t| t.area() > 1e-4));
+        }
+    }
+    out
+}
+
+/// Placements of one shared hierarchy (rotated, scaled, moved) answer every query as copies
+/// of its triangles in the scene's tree do: same shape ids, distances and normals to 1e-9,
+/// the filter asked with scene-wide ids; mirrored or sheared transforms are refused.
+#[test]
+fn placements_match_copies() {
+    use glam::{DMat4, DQuat};
+    use std::sync::Arc;
+    let local = bumpy_sphere(24);
+    let ground = Shape::polygon(vec![
+        v(-20.0, -20.0, -3.0),
+        v(20.0, -20.0, -3.0),
+        v(20.0, 20.0, -3.0),
+        v(-20.0, 20.0, -3.0),
+    ])
+    .unwrap();
+    let transforms = [
+        DMat4::from_scale_rotation_translation(
+            DVec3::splat(1.5),
+            DQuat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.0),
+            v(3.0, 0.0, 0.0),
+        ),
+        DMat4::from_scale_rotation_translation(
+            DVec3::splat(0.25),
+            DQuat::from_rotation_z(0.7),
+            v(-2.0, 1.0, 0.5),
+        ),
+        DMat4::from_translation(v(0.0, -3.0, 1.0)),
+    ];
+    let shared = Arc::new(Accel::build(
+        local.iter().map(|t| Shape::Triangle(t.clone())).collect(),
+    ));
+    let mut copies = vec![ground.clone()];
+    let mut placed = Vec::new();
+    for m in transforms {
+        placed.push(Placed::new(shared.clone(), m, copies.len() as u32).unwrap());
+        copies.extend(local.iter().map(|t| {
+            Shape::Triangle(Triangle::new(t.vertices().map(|p| m.transform_point3(p))).unwrap())
+        }));
+    }
+    let flat = Accel::build(copies.clone());
+    let with = Accel::build(vec![ground]).with_placements(placed);
+    assert_eq!(with.len(), flat.len());
+    assert!((with.bounds().0 - flat.bounds().0).abs().max_element() < 1e-9);
+    let mut rng = Rng::new(7);
+    let (mut hits, mut misses) = (0, 0);
+    for i in 0..20000u64 {
+        let org = rng.vec(v(-6.0, -6.0, -2.0), v(6.0, 6.0, 4.0));
+        let dir = rng.dir();
+        let ray = Ray::new(org, dir);
+        let skip = (i % 5 == 0).then(|| (i % copies.len() as u64) as u32);
+        let keep = |p: u32| Some(p) != skip;
+        let (a, b) = (
+            with.closest_hit_filtered(&ray, 1e-9, 1e30, keep),
+            flat.closest_hit_filtered(&ray, 1e-9, 1e30, keep),
+        );
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                hits += 1;
+                assert_eq!(a.prim, b.prim, "ray {i}");
+                assert!(
+                    (a.t - b.t).abs() <= 1e-9 * b.t.max(1.0),
+                    "ray {i}: {} {}",
+                    a.t,
+                    b.t
+                );
+                assert!((a.normal - b.normal).length() < 1e-9, "ray {i}");
+                let lim = b.t * 0.999;
+                assert_eq!(
+                    with.any_hit_filtered(&ray, 1e-9, lim, keep),
+                    flat.any_hit_filtered(&ray, 1e-9, lim, keep),
+                    "ray {i}"
+                );
+            }
+            (None, None) => misses += 1,
+            _ => panic!("ray {i}: {a:?} against {b:?}"),
+        }
+        assert_eq!(
+            with.any_hit_filtered(&ray, 1e-9, 1e30, keep),
+            b.is_some(),
+            "ray {i}"
+        );
+    }
+    assert!(hits > 5000 && misses > 1000, "{hits} hits, {misses} misses");
+    // A placed shape is the shared one, in its own frame.
+    assert_eq!(with.shape(1), &Shape::Triangle(local[0].clone()));
+    let mirror = DMat4::from_scale(v(-1.0, 1.0, 1.0));
+    let shear = DMat4::from_cols_array(&[
+        1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ]);
+    assert!(Placed::new(shared.clone(), mirror, 0).is_none());
+    assert!(Placed::new(shared, shear, 0).is_none());
+}

@@ -221,6 +221,7 @@ pub fn decode(bytes: &[u8]) -> Result<Scene, String> {
                 .into_iter()
                 .map(|m| id(m, n))
                 .collect::<Result<_, _>>()?,
+            placement: None,
         });
     }
     if !r.b.is_empty() {

@@ -12,9 +12,10 @@
 //! ones, as RADIANCE reports distances scaled back to world units.
 
 use crate::rtm::RtmMesh;
-use crate::scene::{Mesh, PrimId, Primitive, Scene, SceneBuilder};
+use crate::scene::{LocalMesh, Mesh, Placement, PrimId, Primitive, Scene, SceneBuilder};
 use crate::xform::XformSpec;
 use glam::DVec3;
+use std::sync::Arc;
 
 /// Appends `content` (an octree's scene in its own frame) transformed by `spec`, with
 /// `modifier` replacing the surfaces' own when it is not `void`.
@@ -84,6 +85,9 @@ fn transformed_mesh(mesh: &Mesh, spec: &XformSpec) -> Mesh {
             t.swap(1, 2);
         }
     }
+    if let Some(p) = &mut q.placement {
+        p.to_world = xf.m * p.to_world;
+    }
     q
 }
 
@@ -95,6 +99,7 @@ pub fn place_mesh(
     builder: &mut SceneBuilder,
     rtm: &RtmMesh,
     materials: &Scene,
+    local_mesh: &Arc<LocalMesh>,
     spec: &XformSpec,
     modifier: Option<PrimId>,
     source: &str,
@@ -151,6 +156,10 @@ pub fn place_mesh(
         triangles: rtm.triangles.clone(),
         tri_modifier,
         modifiers,
+        placement: Some(Placement {
+            local: local_mesh.clone(),
+            to_world: glam::DMat4::IDENTITY,
+        }),
     };
     let mesh = transformed_mesh(&local, spec);
     builder.append_hidden(mat_prims, vec![mesh]);

@@ -25,5 +25,5 @@ pub mod xform;
 
 pub use error::{Loc, SceneError};
 pub use load::{load_scene, load_scene_text, load_scene_then_text, LoadOptions};
-pub use scene::{Mesh, PrimId, Primitive, Scene, SceneBuilder};
+pub use scene::{LocalMesh, Mesh, Placement, PrimId, Primitive, Scene, SceneBuilder};
 pub use types::{Class, PrimType};

@@ -13,7 +13,7 @@ use crate::octree;
 use crate::parse::{read_items, Item, RawPrim};
 use crate::portable::BinPrim;
 use crate::rtm::{self, RtmMesh};
-use crate::scene::{PrimId, Scene, SceneBuilder};
+use crate::scene::{LocalMesh, PrimId, Scene, SceneBuilder};
 use crate::types::PrimType;
 use crate::xform::{parse_transform, XformSpec};
 use std::collections::HashMap;
@@ -113,7 +113,7 @@ struct Compounds {
     /// An octree's scene in its own frame, its own instances and meshes placed.
     octrees: HashMap<PathBuf, Arc<Scene>>,
     /// A compiled mesh and its materials.
-    meshes: HashMap<PathBuf, Arc<(RtmMesh, Scene)>>,
+    meshes: HashMap<PathBuf, Arc<(RtmMesh, Scene, Arc<LocalMesh>)>>,
 }
 
 struct Loader<'o> {
@@ -382,6 +382,7 @@ impl<'o> Loader<'o> {
                 &mut self.builder,
                 &mesh.0,
                 &mesh.1,
+                &mesh.2,
                 &spec,
                 modifier,
                 &source,
@@ -414,7 +415,7 @@ impl<'o> Loader<'o> {
     }
 
     /// A compiled mesh and its materials (read once).
-    fn compiled_mesh(&mut self, path: &Path) -> Result<Arc<(RtmMesh, Scene)>> {
+    fn compiled_mesh(&mut self, path: &Path) -> Result<Arc<(RtmMesh, Scene, Arc<LocalMesh>)>> {
         if let Some(m) = self.compounds.meshes.get(path) {
             return Ok(m.clone());
         }
@@ -424,7 +425,11 @@ impl<'o> Loader<'o> {
         let r = sub.add_binary(&mesh.materials, path);
         let materials = self.end_nested(sub);
         r?;
-        let m = Arc::new((mesh, materials));
+        let local = Arc::new(LocalMesh {
+            vertices: mesh.vertices.clone(),
+            triangles: mesh.triangles.clone(),
+        });
+        let m = Arc::new((mesh, materials, local));
         self.compounds.meshes.insert(path.to_path_buf(), m.clone());
         Ok(m)
     }

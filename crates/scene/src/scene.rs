@@ -4,6 +4,7 @@ use crate::error::{Loc, Result, SceneError};
 use crate::parse::RawPrim;
 use crate::types::{Class, PrimType};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Index of a primitive in [`Scene::prims`].
 pub type PrimId = u32;
@@ -31,6 +32,26 @@ pub struct Primitive {
     pub loc: Loc,
 }
 
+/// A compiled mesh's geometry in its own frame, read once per file and shared by every
+/// placement of it.
+#[derive(Debug, Default, PartialEq)]
+pub struct LocalMesh {
+    /// Vertex positions.
+    pub vertices: Vec<[f64; 3]>,
+    /// Triangles as vertex indices (as the placements' before any mirroring).
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// Where a placed mesh's triangles come from: placements of one compiled mesh share one
+/// local hierarchy in tracing instead of a copy each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// The geometry in the mesh's own frame.
+    pub local: Arc<LocalMesh>,
+    /// From the mesh's frame to the scene's (column vectors: `p' = m * p`).
+    pub to_world: glam::DMat4,
+}
+
 /// A triangle mesh (from a Wavefront OBJ file, or a RADIANCE compiled mesh placed by a `mesh`
 /// primitive), with one modifier per `usemtl` group or mesh material.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -51,6 +72,9 @@ pub struct Mesh {
     pub tri_modifier: Vec<u32>,
     /// The modifiers used by the mesh (`usemtl` names resolved).
     pub modifiers: Vec<Option<PrimId>>,
+    /// For a placed compiled mesh: its shared geometry and transform (`vertices` and
+    /// `triangles` are that geometry placed).
+    pub placement: Option<Placement>,
 }
 
 /// A whole scene, in input order.
