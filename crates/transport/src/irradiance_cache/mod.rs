@@ -5,15 +5,13 @@
 //! run's primary rays (and, one bounce further each time, hemisphere rays from the points kept
 //! at the level before, at most `GEOMETRY_RAYS_PER_LEVEL` a level) to every place an ambient
 //! value will be asked for, and keeps a subset spaced `r_coarse = √(r_min·r_max)` apart
-//! ([`select`]) as the next level's origins. Coming back from the deepest bounce, each level's
-//! points get their irradiance from a full hemisphere that reads the level below ([`record`]),
-//! with RADIANCE's Hessian validity ellipses; then *fine* sampling takes that level's
-//! candidates again (kept from the coarse sweep, thinned to half the finest spacing: tracing
-//! the same rays a second time would find the same points) and keeps those the records leave
-//! uncovered, and fine passes of halving spacing, from `r_coarse / 2` down to `r_min`, place
-//! records among them while each new record still covers a couple of them (level 0 starts
-//! its records at `-aa × r_max` instead, see `Params::first_record_spacing`; deeper levels widen
-//! their coarse spacing where candidates lie too sparse for it). Every phase runs
+//! ([`select`]) as the next level's origins; every candidate found is kept (thinned to half
+//! the finest spacing below level 0). Coming back from the deepest bounce, each level's
+//! records get their irradiance from a full hemisphere that reads the level below
+//! ([`record`]), with RADIANCE's Hessian validity ellipses. Records are placed in passes of halving spacing, from the largest radius a
+//! record covers (`-aa × r_max`, grown with depth: `Params::first_record_spacing`) down to
+//! `r_min`, each among the candidates the records so far leave uncovered; below level 0 the
+//! passes stop once a new record would cover fewer than a couple of them. Every phase runs
 //! in parallel. Rendering then reads level 0 ([`lookup`]); a point no record covers gets a
 //! plain hemisphere (a final gather) whose rays read level 1, and is counted. A gap in a
 //! deeper level gets a sparser hemisphere (see `ambient::GAP_DIVISIONS`).
@@ -201,16 +199,17 @@ impl Params {
         (self.aa * self.minarad * grow).max(rmax / 64.0).min(rmax)
     }
 
-    /// Spacing of the first records of level 0 (what primary rays read): the largest radius
-    /// a record covers, `-aa × r_max`. Where the records' Hessian radii are smaller, the
-    /// candidates they leave uncovered get the fine passes; so the record density follows
-    /// `-aa`, `-ar` and the light's variation on any scene scale, as RADIANCE's lazy cache's
-    /// does. (Starting at `√(r_min · r_max)` put a record on nearly every pixel of RADIANCE's
-    /// 1 m `corner` test scene: 4198 records for a 128 × 128 picture, against RADIANCE's 925.)
-    /// Deeper levels keep the coarse spacing: starting them this sparse lost accuracy on the
-    /// office's sensors (MARD 1.19 -> 1.39 % in the clear-sun test).
-    pub fn first_record_spacing(&self) -> f64 {
-        self.aa * self.maxarad
+    /// Spacing of the first records of `level`: the largest radius a record there covers,
+    /// `-aa × r_max`, grown with depth as the radii are. Where the records' Hessian radii are
+    /// smaller, the candidates they leave uncovered get the fine passes; so the record density
+    /// follows `-aa`, `-ar` and the light's variation on any scene scale, as RADIANCE's lazy
+    /// cache's does. (Starting level 0 at `√(r_min · r_max)` put a record on nearly every pixel
+    /// of RADIANCE's 1 m `corner` test scene: 4198 records for a 128 × 128 picture, against
+    /// RADIANCE's 925; starting level 1 there made 2.6-3.6 times RADIANCE's records on its
+    /// scenes for `rtrace -ab 2`. The office's sensor errors, averaged over 4-6 seeds, moved
+    /// within their noise: clear sun MARD 1.58 -> 1.48 %, overcast -aa 0.05 2.03 -> 2.27 %.)
+    pub fn first_record_spacing(&self, level: usize) -> f64 {
+        self.aa * self.maxarad / AVGREFL.powi(level as i32).sqrt()
     }
 
     /// Spacing of the coarse geometry points (the next level's origins): `√(r_min · r_max)`.
@@ -443,17 +442,13 @@ impl Renderer {
         let mut levels: Vec<Arc<Level>> = (0..nl).map(|_| Arc::new(Level::default())).collect();
         for a in (0..nl).rev() {
             let below = Arc::new(IrradianceCache::from_levels(params, levels.clone()));
-            // Records in passes of halving spacing, from r_coarse (the coarse records) down to
-            // r_min (the fine ones), each placing records only among the candidates the
+            // Records in passes of halving spacing, from the largest covered radius (the
+            // coarse records) down to r_min (the fine ones), each placing records only among the candidates the
             // records so far leave uncovered. Below level 0, passes stop once a new record
             // would cover too few of them to pay for itself: the rest is left to final
             // gathers. Level 0 goes on to r_min, since each of its candidates is a point a
             // primary ray asks for.
-            let mut coarse = if a == 0 {
-                params.first_record_spacing()
-            } else {
-                params.coarse_spacing(a)
-            };
+            let coarse = params.first_record_spacing(a);
             let fine_min = params.fine_spacing(a);
             let mut spacing = coarse;
             let mut gaps = std::mem::take(&mut cands[a]);
@@ -463,23 +458,7 @@ impl Renderer {
                 let spacing_now = spacing.max(fine_min);
                 let is_coarse = spacing_now >= coarse;
                 let t = Instant::now();
-                let mut keep = select::select(&gaps, spacing_now);
-                // A coarse record must stand for a couple of candidates. Where they lie
-                // sparser than the coarse spacing (few origins in a small scene: RADIANCE's
-                // 1 m `corner` made a record at 88 % of its level-1 candidates), the spacing
-                // doubles until they do, up to the spacing level 0 starts at (grown with
-                // depth as the radii are); coverage passes then fill what is left.
-                let widest = params.first_record_spacing() / AVGREFL.powi(a as i32).sqrt();
-                while pass == 0
-                    && a > 0
-                    && (keep.len() as f64) * MIN_GAPS_PER_RECORD > gaps.len() as f64
-                    && spacing < widest
-                {
-                    spacing *= 2.0;
-                    coarse = spacing;
-                    keep = select::select(&gaps, spacing);
-                }
-                let spacing_now = spacing.max(fine_min);
+                let keep = select::select(&gaps, spacing_now);
                 st.seconds[2] += t.elapsed().as_secs_f64();
                 if pass > 0
                     && a > 0
