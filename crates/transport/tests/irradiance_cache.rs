@@ -233,12 +233,14 @@ fn office_overcast_sensors_aa_02() {
 
 #[test]
 fn office_clear_sun_sensors() {
-    // Measured: daylit MARD 1.19 %, p95 4.42 %; RADIANCE 0.98 %, 3.56 %.
+    // Six daylit seeds: one run's MARD moves between 1.2 and 2.0 % with the seed (the sun
+    // patch's edge falls between records differently). Measured: daylit MARD 1.48 %, p95
+    // 4.34 % (mean of six); RADIANCE 0.98 %, 3.56 % (one run).
     check_sensors(
         "07_office_clear_sun",
         "0.1",
         &["illuminance.txt"],
-        &[1],
+        &[1, 2, 3, 4, 5, 6],
         NO_WORSE,
     );
 }
