@@ -10,6 +10,7 @@ mod dctimestep;
 mod evalglare;
 mod falsecolor;
 mod gendaymtx;
+mod getbbox;
 mod getinfo;
 mod glare;
 mod live;
@@ -43,6 +44,7 @@ const MULTICALL: &[&str] = &[
     "vwrays",
     "falsecolor",
     "cnt",
+    "getbbox",
 ];
 
 #[derive(Parser)]
@@ -192,6 +194,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rcontrib" => rcontrib::run_radiance(args),
         "rfluxmtx" => rfluxmtx::run_radiance(args),
         "cnt" => cnt::run_radiance(args),
+        "getbbox" => getbbox::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -542,3 +542,50 @@ fn cnt_counts_as_radiance_does() {
         );
     }
 }
+
+/// `getbbox` prints what RADIANCE 6.0a's getbbox printed for the same inputs (checked by hand,
+/// 2026-11-24): geometry without its materials, every surface type, standard input, `-h`.
+#[test]
+fn getbbox_bounds_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let gb = dir.path().join("getbbox");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &gb).unwrap();
+    let shapes = dir.path().join("shapes.rad");
+    std::fs::write(
+        &shapes,
+        "m cone c 0 0 8 0 0 0  1 1 1  0.5 0.2\n\
+         m cylinder y 0 0 7 2 0 0  2 0 3  0.25\n\
+         m ring r 0 0 8 -1 -1 -1  0 0.3 0.9  0 0.4\n\
+         m tube t 0 0 7 1 -2 0 1 -2 1 0.1\n\
+         m polygon p 0 0 9 -3 0 0  -3 1 0  -3 0 1\n",
+    )
+    .unwrap();
+    let head = "     xmin      xmax      ymin      ymax      zmin      zmax\n";
+    let (o, out, err) = run(Command::new(&gb).arg(&shapes));
+    assert!(o.status.success(), "{err}");
+    assert_eq!(
+        out,
+        format!("{head}       -3      2.25      -2.1    1.1633  -1.12649         3\n")
+    );
+    let genbox = root().join("validation/radiance_scenes/scenes/gen/genbox.rad");
+    let (_, out, _) = run(Command::new(&gb).arg("-h").arg(&genbox));
+    assert_eq!(
+        out,
+        "        0         1         0         2         0         3\n"
+    );
+    let o = run_with_input(
+        &mut Command::new(&gb),
+        b"void plastic m 0 0 5 1 1 1 0 0 m sphere s 0 0 4 1 2 3 0.5",
+    );
+    assert_eq!(
+        text(&o.stdout),
+        format!("{head}      0.5       1.5       1.5       2.5       2.5       3.5\n")
+    );
+    let (o, _, err) = run(Command::new(&gb).arg("-x").arg(&shapes));
+    assert!(
+        !o.status.success() && err.contains("unknown option -x"),
+        "{err}"
+    );
+    let (o, _, err) = run(Command::new(&gb).arg(dir.path().join("none.rad")));
+    assert!(!o.status.success() && err.contains("none.rad"), "{err}");
+}

@@ -30,6 +30,9 @@ pub struct LoadOptions {
     pub check_files: bool,
     /// Directories searched for function, data and scene files (RADIANCE's RAYPATH).
     pub raypath: daylit_cal::RayPath,
+    /// Only the geometry matters (RADIANCE's getbbox): a modifier that is not defined is
+    /// read as `void` instead of being an error.
+    pub geometry_only: bool,
 }
 
 impl Default for LoadOptions {
@@ -38,6 +41,7 @@ impl Default for LoadOptions {
             allow_commands: false,
             check_files: true,
             raypath: daylit_cal::RayPath::from_env(),
+            geometry_only: false,
         }
     }
 }
@@ -128,7 +132,7 @@ impl<'o> Loader<'o> {
     fn new(opts: &'o LoadOptions) -> Self {
         Loader {
             opts,
-            builder: SceneBuilder::new(),
+            builder: SceneBuilder::new().geometry_only(opts.geometry_only),
             compounds: Compounds::default(),
             depth: 0,
         }
@@ -139,7 +143,7 @@ impl<'o> Loader<'o> {
     fn nested(&mut self) -> Loader<'o> {
         Loader {
             opts: self.opts,
-            builder: SceneBuilder::new(),
+            builder: SceneBuilder::new().geometry_only(self.opts.geometry_only),
             compounds: std::mem::take(&mut self.compounds),
             depth: self.depth + 1,
         }

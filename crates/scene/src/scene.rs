@@ -138,12 +138,20 @@ impl Scene {
 pub struct SceneBuilder {
     scene: Scene,
     modifiers: HashMap<String, PrimId>,
+    /// Undefined modifiers read as `void` (see `LoadOptions::geometry_only`).
+    geometry_only: bool,
 }
 
 impl SceneBuilder {
     /// An empty builder.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A builder that reads undefined modifiers as `void`, when only geometry matters.
+    pub fn geometry_only(mut self, yes: bool) -> Self {
+        self.geometry_only = yes;
+        self
     }
 
     /// Looks up the modifier currently defined under `name`.
@@ -154,6 +162,9 @@ impl SceneBuilder {
     fn resolve(&self, name: &str, loc: &Loc, what: &str) -> Result<Option<PrimId>> {
         if name == "void" {
             return Ok(None);
+        }
+        if self.geometry_only {
+            return Ok(self.lookup(name));
         }
         self.lookup(name).map(Some).ok_or_else(|| {
             SceneError::at(
