@@ -18,6 +18,7 @@ mod oconv;
 mod output;
 mod rcontrib;
 mod rfluxmtx;
+mod rlam;
 mod rpict;
 mod rtrace;
 mod sampling;
@@ -45,6 +46,7 @@ const MULTICALL: &[&str] = &[
     "falsecolor",
     "cnt",
     "getbbox",
+    "rlam",
 ];
 
 #[derive(Parser)]
@@ -195,6 +197,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rfluxmtx" => rfluxmtx::run_radiance(args),
         "cnt" => cnt::run_radiance(args),
         "getbbox" => getbbox::run_radiance(args),
+        "rlam" => rlam::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -589,3 +589,59 @@ fn getbbox_bounds_as_radiance_does() {
     let (o, _, err) = run(Command::new(&gb).arg(dir.path().join("none.rad")));
     assert!(!o.status.success() && err.contains("none.rad"), "{err}");
 }
+
+/// `rlam` joins records as RADIANCE 6.0a's rlam did for the same inputs and options (checked
+/// by hand, 2026-11-24): separators per input, multi-line and binary records, `-in`, standard
+/// input shared by several `-`, commands; it stops at the first input that runs out.
+#[test]
+fn rlam_laminates_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let rlam = dir.path().join("rlam");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rlam).unwrap();
+    for (name, body) in [
+        ("a.txt", "a1\na2\na3\n"),
+        ("b.txt", "b1\nb2\n"),
+        ("c.txt", "c1\nc2\nc3\nc4\n"),
+        ("one.txt", "1 2 3\n"),
+    ] {
+        std::fs::write(dir.path().join(name), body).unwrap();
+    }
+    let cases: [(&str, &str); 7] = [
+        ("a.txt b.txt", "a1\tb1\na2\tb2\na3"),
+        ("-t, a.txt -t: b.txt c.txt", "a1:b1:c1\na2:b2:c2\na3"),
+        ("-ia2 c.txt a.txt", "c1\tc2\ta1\ta2\nc3\tc4\ta3"),
+        ("-in 2 a.txt c.txt", "a1\tc1\na2\tc2\n"),
+        ("-t a.txt b.txt", "a1\nb1\na2\nb2\na3"),
+        (
+            "-t, a.txt -ib2 one.txt -ia c.txt",
+            "a11 c1\na22 c2\na33\nc3\n",
+        ),
+        ("-ib2 -t, one.txt a.txt", "1 a12 \na3\n2\n"),
+    ];
+    for (args, want) in cases {
+        let (o, out, err) = run(Command::new(&rlam)
+            .current_dir(dir.path())
+            .args(args.split_whitespace()));
+        assert!(o.status.success(), "{args}: {err}");
+        assert_eq!(out, want, "{args}");
+    }
+    let o = run_with_input(
+        Command::new(&rlam)
+            .current_dir(dir.path())
+            .args(["-t,", "-", "-", "!cat b.txt"]),
+        b"c1\nc2\nc3\nc4\n",
+    );
+    assert_eq!(text(&o.stdout), "c1,c2,b1\nc3,c4,b2\n");
+    for bad in [
+        &["a.txt", "none.txt"][..],
+        &["-x", "a.txt"][..],
+        &["-iq", "a.txt"][..],
+        &[][..],
+    ] {
+        let (o, _, err) = run(Command::new(&rlam).current_dir(dir.path()).args(bad));
+        assert!(
+            !o.status.success() && err.contains("rlam:"),
+            "{bad:?}: {err}"
+        );
+    }
+}
