@@ -23,6 +23,7 @@ mod rpict;
 mod rtrace;
 mod sampling;
 mod sky;
+mod total;
 mod vwrays;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,7 @@ const MULTICALL: &[&str] = &[
     "cnt",
     "getbbox",
     "rlam",
+    "total",
 ];
 
 #[derive(Parser)]
@@ -198,6 +200,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "cnt" => cnt::run_radiance(args),
         "getbbox" => getbbox::run_radiance(args),
         "rlam" => rlam::run_radiance(args),
+        "total" => total::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -645,3 +645,76 @@ fn rlam_laminates_as_radiance_does() {
         );
     }
 }
+
+/// `total` prints what RADIANCE 6.0a's total printed for the same input and options (checked
+/// by hand, 2026-11-24): sums, means, products, extremes, powers, counts, running totals,
+/// blank lines (a result; a second one ends the input), ragged and non-numeric columns, `%.9g`.
+#[test]
+fn total_sums_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let total = dir.path().join("total");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &total).unwrap();
+    let two = "1 2 3\n4 5 6.5\n\n7 8 9\n1e-3 2 -3\n";
+    let four = "1 2\n3 4\n5 6\n7 8\n";
+    let cases: [(&[&str], &str, &str); 19] = [
+        (&[], two, "5\t7\t9.5\n7.001\t10\t6\n"),
+        (&["-m"], two, "2.5\t3.5\t4.75\n3.5005\t5\t3\n"),
+        (&["-p"], "1 2 3\n4 5 6.5\n", "4\t10\t19.5\n"),
+        (&["-u"], "1 2\n3 -4\n", "3\t2\n"),
+        (&["-l"], "1 2\n3 -4\n", "1\t-4\n"),
+        (
+            &["-s2", "-m"],
+            "1 2 3\n4 5 6.5\n",
+            "2.91547595\t3.80788655\t5.06211418\n",
+        ),
+        (&["-2"], four, "4\t6\n12\t14\n"),
+        (&["-2", "-r"], four, "4\t6\n16\t20\n"),
+        (&["-r"], "1 2\n\n3 4\n", "1\t2\n4\t6\n"),
+        (&[], "1 2\n\n3 4\n\n\n5 6\n", "1\t2\n3\t4\n"),
+        (&["-in", "3"], four, "9\t12\n"),
+        (&["-on", "1", "-1"], "1 2\n3 4\n", "1\t2\n"),
+        (&["-m", "-p"], "-2 2\n4 -3\n-1 1\n", "2\t-1.81712059\n"),
+        (&["-m", "-p"], "0 2\n4 3\n", "0\t2.44948974\n"),
+        (&["-m", "-s-1"], "2 4\n4 4\n", "2.66666667\t4\n"),
+        (&["-m"], "1 2\n3\n", "2\t1\n"),
+        (&["-t,"], "1, 2\n3 ,4\n", "4,6\n"),
+        (&[], "1 x\n3 4\n", "4\t4\n"),
+        (
+            &[],
+            "123456789.123 1e20 1e-5 0.0001234567891\n",
+            "123456789\t1e+20\t1e-05\t0.000123456789\n",
+        ),
+    ];
+    for (args, input, want) in cases {
+        let o = run_with_input(Command::new(&total).args(args), input.as_bytes());
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), want, "{args:?} on {input:?}");
+    }
+    // Binary in and out: two floats per record, summed as doubles.
+    let floats: Vec<u8> = [1.0f32, 2.0, 1.0, 2.0]
+        .iter()
+        .flat_map(|x| x.to_ne_bytes())
+        .collect();
+    let o = run_with_input(Command::new(&total).args(["-if2", "-od"]), &floats);
+    let got: Vec<f64> = o
+        .stdout
+        .chunks_exact(8)
+        .map(|c| f64::from_ne_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, [2.0, 4.0]);
+    for bad in [
+        &["-m", "-u"][..],
+        &["-x"][..],
+        &["-sE"][..],
+        &["none.txt"][..],
+    ] {
+        let o = run_with_input(
+            Command::new(&total).current_dir(dir.path()).args(bad),
+            b"1\n",
+        );
+        assert!(
+            !o.status.success() && text(&o.stderr).contains("total:"),
+            "{bad:?}"
+        );
+    }
+}

@@ -415,6 +415,11 @@ fn normalize(v: &mut [f64; 3]) -> f64 {
 /// C's `printf("%g", x)`: 6 significant digits, trailing zeros removed, exponent form for
 /// exponents below −4 or from 6 up (as rfluxmtx writes normals and up vectors for rcontrib).
 pub fn format_g(x: f64) -> String {
+    format_g_digits(x, 6)
+}
+
+/// C's `printf("%.Ng", x)` with `digits` significant digits (at least 1).
+pub fn format_g_digits(x: f64, digits: usize) -> String {
     if x.is_nan() {
         return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
     }
@@ -424,7 +429,8 @@ pub fn format_g(x: f64) -> String {
     if x == 0.0 {
         return if x.is_sign_negative() { "-0" } else { "0" }.into();
     }
-    let e = format!("{x:.5e}");
+    let p = digits.max(1);
+    let e = format!("{x:.*e}", p - 1);
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let trim = |s: &str| -> String {
@@ -434,11 +440,11 @@ pub fn format_g(x: f64) -> String {
             s.to_string()
         }
     };
-    if !(-4..6).contains(&exp) {
+    if exp < -4 || exp >= p as i32 {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{}e{sign}{:02}", trim(mant), exp.abs())
     } else {
-        trim(&format!("{:.*}", (5 - exp) as usize, x))
+        trim(&format!("{:.*}", (p as i32 - 1 - exp) as usize, x))
     }
 }
 
