@@ -163,8 +163,11 @@ fn laminate(
                     }
                     Format::Binary(size) => {
                         let mut buf = vec![0u8; size];
-                        if read_full(&mut *src, &mut buf)? < size {
-                            return Ok(());
+                        match src.read_exact(&mut buf) {
+                            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                                return Ok(())
+                            }
+                            r => r?,
                         }
                         buf
                     }
@@ -184,16 +187,4 @@ fn laminate(
         n += 1;
     }
     Ok(())
-}
-
-/// Reads until `buf` is full or the input ends; the number of bytes read.
-fn read_full(src: &mut dyn BufRead, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match src.read(&mut buf[got..])? {
-            0 => break,
-            k => got += k,
-        }
-    }
-    Ok(got)
 }

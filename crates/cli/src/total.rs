@@ -250,15 +250,9 @@ fn one_file(
         let values = match o.input {
             Some((size, n)) => {
                 let mut buf = vec![0u8; size * n];
-                let mut got = 0;
-                while got < buf.len() {
-                    match input.read(&mut buf[got..])? {
-                        0 => break,
-                        k => got += k,
-                    }
-                }
-                if got < buf.len() {
-                    break;
+                match input.read_exact(&mut buf) {
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                    r => r?,
                 }
                 buf.chunks_exact(size)
                     .map(|c| match size {

@@ -9,7 +9,7 @@ pub use functions::check_functions;
 pub use smooth::{mesh_point, MeshPoint};
 
 use daylit_geometry::{
-    Accel, Cone, DVec3, GeometryError, Placed, Polygon, Ring, Shape, Sphere, Triangle,
+    placed_box, Accel, Cone, DVec3, GeometryError, Placed, Polygon, Ring, Shape, Sphere, Triangle,
 };
 use daylit_scene::LocalMesh;
 use daylit_scene::{Loc, PrimId, PrimType, Scene};
@@ -184,17 +184,7 @@ impl Shapes {
                 .iter()
                 .map(Shape::bounds)
                 .reduce(union)?;
-            (0..8)
-                .map(|i| {
-                    let c = DVec3::new(
-                        if i & 1 == 0 { lo.x } else { hi.x },
-                        if i & 2 == 0 { lo.y } else { hi.y },
-                        if i & 4 == 0 { lo.z } else { hi.z },
-                    );
-                    let w = p.to_world.transform_point3(c);
-                    (w, w)
-                })
-                .reduce(union)
+            Some(placed_box(lo, hi, &glam::DAffine3::from_mat4(p.to_world)))
         });
         self.shapes
             .iter()

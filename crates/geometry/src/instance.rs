@@ -34,17 +34,7 @@ impl Placed {
         if !(llo.cmple(lhi).all()) {
             return None;
         }
-        let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
-        for i in 0..8 {
-            let c = DVec3::new(
-                if i & 1 == 0 { llo.x } else { lhi.x },
-                if i & 2 == 0 { llo.y } else { lhi.y },
-                if i & 4 == 0 { llo.z } else { lhi.z },
-            );
-            let w = to_world.transform_point3(c);
-            lo = lo.min(w);
-            hi = hi.max(w);
-        }
+        let (lo, hi) = placed_box(llo, lhi, &to_world);
         Some(Placed {
             to_local: to_world.inverse(),
             to_world,
@@ -164,4 +154,13 @@ impl Placed {
                     filter(self.base + k)
                 })
     }
+}
+
+/// The axis-aligned box around the box `lo..hi` placed by `to_world` (its corners placed).
+pub fn placed_box(lo: DVec3, hi: DVec3, to_world: &DAffine3) -> (DVec3, DVec3) {
+    (0..8).fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(a, b), i| {
+        let c = DVec3::select(glam::BVec3::new(i & 1 != 0, i & 2 != 0, i & 4 != 0), hi, lo);
+        let w = to_world.transform_point3(c);
+        (a.min(w), b.max(w))
+    })
 }

@@ -14,7 +14,7 @@ mod wide;
 
 pub use accel::{brute_force_closest, Accel, AccelOptions, BvhLayout, Hit};
 pub use glam::DVec3;
-pub use instance::Placed;
+pub use instance::{placed_box, Placed};
 pub use shapes::{Cone, ConeKind, Polygon, Ring, Shape, Sphere, Triangle};
 
 /// RADIANCE's `FTINY` (double-precision build): the tolerance it uses for zero radii,
