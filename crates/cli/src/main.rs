@@ -2,6 +2,7 @@
 //! it behaves as that program.
 
 mod annual;
+mod atof;
 mod bench;
 mod check;
 mod cnt;
@@ -13,6 +14,7 @@ mod gendaymtx;
 mod getbbox;
 mod getinfo;
 mod glare;
+mod histo;
 mod live;
 mod oconv;
 mod output;
@@ -49,6 +51,7 @@ const MULTICALL: &[&str] = &[
     "getbbox",
     "rlam",
     "total",
+    "histo",
 ];
 
 #[derive(Parser)]
@@ -201,6 +204,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "getbbox" => getbbox::run_radiance(args),
         "rlam" => rlam::run_radiance(args),
         "total" => total::run_radiance(args),
+        "histo" => histo::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

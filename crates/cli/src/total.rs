@@ -280,7 +280,7 @@ fn one_file(
                     Some(c) => line.trim_end_matches(['\n', '\r']).split(c).collect(),
                     None => line.split_whitespace().collect(),
                 };
-                words.iter().map(|w| leading_number(w)).collect()
+                words.iter().map(|w| crate::atof::atof(w)).collect()
             }
         };
         read += 1;
@@ -291,16 +291,6 @@ fn one_file(
         }
     }
     emit(&mut t, &mut since, true)
-}
-
-/// The number a word starts with, as C's `atof` reads it (0 when there is none).
-fn leading_number(w: &str) -> f64 {
-    let w = w.trim();
-    (1..=w.len().min(64))
-        .rev()
-        .filter(|&k| w.is_char_boundary(k))
-        .find_map(|k| w[..k].parse::<f64>().ok())
-        .unwrap_or(0.0)
 }
 
 fn write_result(out: &mut impl Write, v: &[f64], o: &Options) -> std::io::Result<()> {

@@ -722,3 +722,54 @@ fn total_sums_as_radiance_does() {
         );
     }
 }
+
+/// `histo` bins columns as RADIANCE 6.0a's histo did for the same input (checked by hand,
+/// 2026-11-24): bin centres, `[min, max)`, cumulative counts from below the minimum,
+/// percentages of the input lines, integer bins.
+#[test]
+fn histo_bins_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let histo = dir.path().join("histo");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &histo).unwrap();
+    let data = "0.1 5\n0.5 2\n0.9 7\n1.5 3\n-1 0.2\n";
+    let cases: [(&[&str], &str, &str); 5] = [
+        (&["0", "1", "2"], data, "0.25\t1\t1\n0.75\t2\t0\n"),
+        (
+            &["-c", "0", "1", "2"],
+            data,
+            "0\t1\t0\n0.5\t2\t1\n1\t4\t1\n",
+        ),
+        (
+            &["-c", "-p", "0", "1", "2"],
+            data,
+            "0\t20.000000\t0.000000\n0.5\t40.000000\t20.000000\n1\t80.000000\t20.000000\n",
+        ),
+        (
+            &["-c", "0", "3"],
+            "0\n1\n1\n3\n4\n",
+            "-0.5\t0\n0.5\t1\n1.5\t3\n2.5\t3\n3.5\t4\n",
+        ),
+        (
+            &["0", "1", "3"],
+            "0.33 0.7\n",
+            "0.166667\t1\t0\n0.5\t0\t0\n0.833333\t0\t1\n",
+        ),
+    ];
+    for (args, input, want) in cases {
+        let o = run_with_input(Command::new(&histo).args(args), input.as_bytes());
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), want, "{args:?}");
+    }
+    for bad in [
+        &["1", "0", "2"][..],
+        &["0", "1", "0"][..],
+        &["-x", "0", "1"][..],
+        &["0"][..],
+    ] {
+        let o = run_with_input(Command::new(&histo).args(bad), b"1\n");
+        assert!(
+            !o.status.success() && text(&o.stderr).contains("histo:"),
+            "{bad:?}"
+        );
+    }
+}
