@@ -50,7 +50,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
         _ => bail!("histo: usage: histo [-c][-p] min max n, or histo [-c][-p] imin imax"),
     };
-    if !(hi > lo) || bins > 1 << 24 {
+    if hi <= lo || bins > 1 << 24 {
         bail!("histo: the range {lo} to {hi} in {bins} bins is empty or too fine");
     }
     let width = (hi - lo) / bins as f64;
