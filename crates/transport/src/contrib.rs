@@ -93,11 +93,7 @@ impl Renderer {
         let shape_slot = (0..self.shape_mods.len())
             .map(|i| slot_of(self.shape_modifier(i)))
             .collect();
-        let source_slot = self
-            .sources
-            .iter()
-            .map(|s| slot_of(self.scene.prim(s.prim).modifier))
-            .collect();
+        let source_slot = self.sources.iter().map(|s| slot_of(s.modifier)).collect();
         let mut offsets = Vec::with_capacity(spec.modifiers.len());
         let mut at = 0;
         for m in &spec.modifiers {

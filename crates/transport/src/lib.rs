@@ -171,10 +171,7 @@ impl Renderer {
             })
             .collect();
         let sources = source::find_sources(&scene, &compiled, &mods, opts.dr);
-        let source_mods = sources
-            .iter()
-            .map(|s| resolve(scene.prim(s.prim).modifier, true))
-            .collect();
+        let source_mods = sources.iter().map(|s| resolve(s.modifier, true)).collect();
         let mut renderer = Renderer {
             scene,
             compiled,

@@ -100,8 +100,10 @@ pub struct Source {
     pub shape: Option<u32>,
     /// Its material.
     pub material: PrimId,
-    /// The surface or `source` primitive.
+    /// The surface or `source` primitive (`u32::MAX` for a mesh triangle).
     pub prim: PrimId,
+    /// The modifier its surface names (a mesh triangle's own).
+    pub modifier: Option<PrimId>,
     /// Spotlight cone.
     pub spot: Option<Spot>,
     /// A glow's radius of influence.
@@ -370,6 +372,12 @@ pub fn find_sources(
             Origin::Prim(id) => (scene.prim(id).modifier, id),
             Origin::MeshTri { mesh, tri } => {
                 let m = &scene.meshes[mesh as usize];
+                // A `mesh` primitive's triangles are never light sources in RADIANCE (it looks
+                // for sources among the scene's own surfaces only): an emitting material there
+                // glows where it is seen, and lights nothing directly.
+                if m.placement.is_some() {
+                    continue;
+                }
                 (m.modifiers[m.tri_modifier[tri as usize] as usize], u32::MAX)
             }
         };
@@ -397,6 +405,7 @@ pub fn find_sources(
             shape: Some(idx as u32),
             material: mat,
             prim,
+            modifier,
             spot,
             prox,
             skip: false,
@@ -434,6 +443,7 @@ pub fn find_sources(
             shape: None,
             material: mat,
             prim: ds.prim,
+            modifier: p.modifier,
             spot: match kind {
                 LightKind::Spot(s) => Some(s),
                 _ => None,
@@ -660,6 +670,7 @@ fn add_virtual_sources(
                         shape: None,
                         material: s.material,
                         prim: s.prim,
+                        modifier: s.modifier,
                         spot,
                         prox: s.prox,
                         skip: false,
