@@ -85,10 +85,27 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             out: out.clone(),
         });
     }
-    // The system first and the receiver last, as rfluxmtx's oconv command has them.
-    job.scene = words[2..]
-        .iter()
-        .map(PathBuf::from)
+    // The system first and the receiver last, as rfluxmtx's oconv command has them: the
+    // system octree of `-i` (right after the receiver file), then the system's scene files.
+    let mut system = &words[2..];
+    let mut octree = None;
+    if let [flag, rest @ ..] = system {
+        if flag == "-i" {
+            let [oct, more @ ..] = rest else {
+                bail!("{prog}: -i needs the system octree after it");
+            };
+            octree = Some(PathBuf::from(oct));
+            system = more;
+        }
+    }
+    if let Some(bad) = system.iter().find(|w| w.starts_with('-') && w.len() > 1) {
+        bail!(
+            "{prog}: {bad}: after the receiver file only -i system.oct (first) and scene files may follow"
+        );
+    }
+    job.scene = octree
+        .into_iter()
+        .chain(system.iter().map(PathBuf::from))
         .chain(std::iter::once(PathBuf::from(receiver)))
         .collect();
     if verbose {

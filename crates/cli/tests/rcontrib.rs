@@ -297,3 +297,51 @@ fn bad_arguments_are_refused_clearly() {
         assert!(err.contains(msg), "{args:?}: {err}");
     }
 }
+
+/// rfluxmtx's `-i system.oct` after the receiver file (how honeybee-radiance passes the
+/// scene): the octree is the system, read before the receivers, and gives the same matrix as
+/// the system's scene files; anything else after the receiver that looks like an option is
+/// refused.
+#[test]
+fn rfluxmtx_reads_the_system_octree_after_i() {
+    let d = dir();
+    let office = d.join("../../../../validation/scenes/06_office_overcast");
+    let tmp = tempfile::tempdir().unwrap();
+    let oct = tmp.path().join("system.oct");
+    let status = Command::new(env!("CARGO_BIN_EXE_daylit"))
+        .args(["oconv", "-o", oct.to_str().unwrap(), "scene.rad"])
+        .current_dir(&office)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let recv = d.join("receivers_sky.rad");
+    let common = [
+        "-ab", "1", "-ad", "256", "-lw", "1e-3", "-seed", "5", "-I+", "-",
+    ];
+    let mut with_i: Vec<&str> = common.to_vec();
+    with_i.extend([recv.to_str().unwrap(), "-i", oct.to_str().unwrap()]);
+    let mut with_files: Vec<&str> = common.to_vec();
+    with_files.extend([recv.to_str().unwrap(), "scene.rad"]);
+    let sensors = office.join("sensors.pts");
+    let a = run("rfluxmtx", &with_i, &sensors, &office);
+    let b = run("rfluxmtx", &with_files, &sensors, &office);
+    let (_, rows_a) = split(&a.stdout);
+    let (_, rows_b) = split(&b.stdout);
+    assert_eq!(rows_a.len(), 32);
+    assert_eq!(rows_a, rows_b);
+    assert!(rows_a.iter().any(|r| r.iter().any(|&v| v > 0.0)));
+    let bad = Command::new(env!("CARGO_BIN_EXE_daylit"))
+        .args([
+            "rfluxmtx",
+            "-",
+            recv.to_str().unwrap(),
+            "scene.rad",
+            "-i",
+            "x.oct",
+        ])
+        .current_dir(&office)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("only -i system.oct (first)"));
+}
