@@ -270,9 +270,9 @@ fn plain_modifier(scene: &Scene, m: Option<PrimId>, depth: u32) -> bool {
             .all(|&r| plain_modifier(scene, r, depth + 1))
 }
 
-/// For each mesh of `scene`, the shared geometry it is traced as a placement of, if any.
-fn shared_meshes(scene: &Scene) -> Vec<Option<Arc<LocalMesh>>> {
-    let mut out = vec![None; scene.meshes.len()];
+/// The compiled meshes of `scene` to trace as placements, and for each mesh the index of the
+/// one it places, if any.
+fn shared_meshes(scene: &Scene) -> (Vec<Arc<LocalMesh>>, Vec<Option<usize>>) {
     let fits = |m: &daylit_scene::Mesh| {
         m.placement.as_ref().is_some_and(|p| {
             Placed::rigid(p.to_world)
@@ -280,33 +280,31 @@ fn shared_meshes(scene: &Scene) -> Vec<Option<Arc<LocalMesh>>> {
                 && m.modifiers.iter().all(|&k| plain_modifier(scene, k, 0))
         })
     };
-    let mut groups: Vec<(*const LocalMesh, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<(Arc<LocalMesh>, Vec<usize>)> = Vec::new();
     for (i, m) in scene.meshes.iter().enumerate() {
-        if !fits(m) {
+        let Some(p) = m.placement.as_ref().filter(|_| fits(m)) else {
             continue;
-        }
-        let key = Arc::as_ptr(&m.placement.as_ref().expect("fits").local);
-        match groups.iter_mut().find(|g| g.0 == key) {
+        };
+        match groups.iter_mut().find(|g| Arc::ptr_eq(&g.0, &p.local)) {
             Some(g) => g.1.push(i),
-            None => groups.push((key, vec![i])),
+            None => groups.push((p.local.clone(), vec![i])),
         }
     }
-    let size = |g: &(*const LocalMesh, Vec<usize>)| {
-        let m = &scene.meshes[g.1[0]];
-        m.placement.as_ref().map_or(0, |p| p.local.triangles.len())
-    };
-    groups.sort_by_key(|g| std::cmp::Reverse(size(g)));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.0.triangles.len()));
+    let mut chosen = Vec::new();
+    let mut of_mesh = vec![None; scene.meshes.len()];
     let mut left = MAX_PLACEMENTS;
-    for (_, members) in groups {
+    for (local, members) in groups {
         if members.len() < MIN_PLACEMENTS || members.len() > left {
             continue;
         }
         left -= members.len();
         for i in members {
-            out[i] = scene.meshes[i].placement.as_ref().map(|p| p.local.clone());
+            of_mesh[i] = Some(chosen.len());
         }
+        chosen.push(local);
     }
-    out
+    (chosen, of_mesh)
 }
 
 /// Makes the shapes of every surface of `scene` and reports doubtful geometry.
@@ -371,7 +369,7 @@ pub fn shapes(scene: &Scene) -> Shapes {
             None => {}
         }
     }
-    let shared_by = shared_meshes(scene);
+    let (locals, shared_by) = shared_meshes(scene);
     for (mi, mesh) in scene.meshes.iter().enumerate() {
         if shared_by[mi].is_some() {
             continue;
@@ -401,33 +399,28 @@ pub fn shapes(scene: &Scene) -> Shapes {
         dropped_triangles(&mut findings, mesh, bad);
     }
     // Shared meshes: their triangles once in their own frame, then each placement's ids.
-    let mut shared: Vec<SharedMesh> = Vec::new();
-    let mut which: Vec<(*const LocalMesh, usize)> = Vec::new();
+    let shared: Vec<SharedMesh> = locals
+        .iter()
+        .map(|local| {
+            let made: Vec<(u32, Triangle)> = local
+                .triangles
+                .par_iter()
+                .enumerate()
+                .filter_map(|(ti, t)| {
+                    let v = t.map(|k| DVec3::from_array(local.vertices[k as usize]));
+                    Triangle::new(v).ok().map(|t| (ti as u32, t))
+                })
+                .collect();
+            SharedMesh {
+                tris: made.iter().map(|m| m.0).collect(),
+                shapes: made.into_iter().map(|m| Shape::Triangle(m.1)).collect(),
+            }
+        })
+        .collect();
     let mut placements = Vec::new();
     for (mi, mesh) in scene.meshes.iter().enumerate() {
-        let Some(local) = &shared_by[mi] else {
+        let (Some(k), Some(p)) = (shared_by[mi], &mesh.placement) else {
             continue;
-        };
-        let key = Arc::as_ptr(local);
-        let k = match which.iter().find(|w| w.0 == key) {
-            Some(w) => w.1,
-            None => {
-                let made: Vec<(u32, Triangle)> = local
-                    .triangles
-                    .par_iter()
-                    .enumerate()
-                    .filter_map(|(ti, t)| {
-                        let v = t.map(|k| DVec3::from_array(local.vertices[k as usize]));
-                        Triangle::new(v).ok().map(|t| (ti as u32, t))
-                    })
-                    .collect();
-                shared.push(SharedMesh {
-                    tris: made.iter().map(|m| m.0).collect(),
-                    shapes: made.into_iter().map(|m| Shape::Triangle(m.1)).collect(),
-                });
-                which.push((key, shared.len() - 1));
-                shared.len() - 1
-            }
         };
         let base = origins.len() as u32;
         origins.extend(shared[k].tris.iter().map(|&tri| Origin::MeshTri {
@@ -437,15 +430,11 @@ pub fn shapes(scene: &Scene) -> Shapes {
         dropped_triangles(
             &mut findings,
             mesh,
-            local.triangles.len() - shared[k].tris.len(),
+            locals[k].triangles.len() - shared[k].tris.len(),
         );
         placements.push(MeshPlacement {
             shared: k,
-            to_world: mesh
-                .placement
-                .as_ref()
-                .expect("shared meshes are placed")
-                .to_world,
+            to_world: p.to_world,
             base,
         });
     }
