@@ -61,6 +61,9 @@ pub enum Builtin {
     SourceTheta,
     /// `source_phi(sym)`: azimuth (degrees) folded by symmetry 90/180/360.
     SourcePhi,
+    /// `in(n)`: input column n, `in(0)` = column count (record
+    /// environments only, as rcalc's).
+    In,
 }
 
 const TABLE: &[(&str, Builtin, usize, bool)] = &[
@@ -78,6 +81,7 @@ const TABLE: &[(&str, Builtin, usize, bool)] = &[
     ("floor", Builtin::Floor, 1, true),
     ("fnoise3", Builtin::Fnoise3, 3, true),
     ("if", Builtin::If, 3, true),
+    ("in", Builtin::In, 1, false),
     ("log", Builtin::Log, 1, true),
     ("log10", Builtin::Log10, 1, true),
     ("max", Builtin::Max, 1, true),

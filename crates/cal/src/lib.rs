@@ -31,6 +31,11 @@
 //! expressions (modifier arguments, `-b`) are reduced but not flattened, as in
 //! RADIANCE. `x^y` always uses the C library's `pow`.
 //!
+//! A record environment ([`CalEnv::for_records`]) is calcomp as rcalc sets
+//! it up instead: `$N` is input column N, statements may define output
+//! columns (`$1 = $2*$3;`), and `in(n)`, `recno`, `outno` and `PI` are
+//! defined; there are no ray variables and no `rayinit.cal`.
+//!
 //! Domain errors behave as in RADIANCE, without the warnings: division by
 //! zero gives 0, `^` giving NaN/infinity gives 0, and a library function whose
 //! result is not finite (`sqrt(-1)`, `log(0)`, ...) gives 0. Fatal RADIANCE
@@ -179,6 +184,20 @@ impl RayVar {
     }
 }
 
+/// Per-record quantities of a record environment ([`CalEnv::for_records`],
+/// rcalc's): input columns and record counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordVar {
+    /// Input column `$n` (from 1); 0 past the record's last column.
+    Column(u32),
+    /// Number of columns in the current record (`in(0)`).
+    ColumnCount,
+    /// Records read so far, this one included (`recno`).
+    RecNo,
+    /// Records written so far, this one included (`outno`).
+    OutNo,
+}
+
 /// What the renderer supplies per evaluation: ray quantities and the current
 /// modifier's real arguments.
 pub trait RayContext {
@@ -186,6 +205,10 @@ pub trait RayContext {
     fn ray_var(&self, v: RayVar) -> f64;
     /// The modifier's real arguments; `arg(n)` is `args()[n-1]`.
     fn args(&self) -> &[f64];
+    /// A record quantity; only record environments ask for one.
+    fn record_var(&self, _v: RecordVar) -> f64 {
+        0.0
+    }
 }
 
 /// A plain [`RayContext`]: a table of ray variables plus real arguments.

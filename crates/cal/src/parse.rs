@@ -50,6 +50,8 @@ pub(crate) enum Expr {
     Chan(u32, Pos),
     /// Internal: a ray variable (used by the built-in definitions only).
     Ray(crate::RayVar),
+    /// Internal: a record quantity (rcalc's `recno`, `outno`).
+    Record(crate::RecordVar),
     Neg(Box<Expr>),
     /// `first op1 e1 op2 e2 ...` evaluated left to right, as parsed: one
     /// level of the grammar (`+`/`-` or `*`/`/`), before [`crate::reduce`].
@@ -88,6 +90,8 @@ pub(crate) struct Parser<'a> {
     source: &'a str,
     params: Vec<String>,
     depth: u32,
+    /// Definitions of output channels (`$1 = ...`) are allowed (rcalc).
+    output_channels: bool,
 }
 
 fn is_id(c: char) -> bool {
@@ -106,6 +110,7 @@ impl<'a> Parser<'a> {
             source,
             params: Vec::new(),
             depth: 0,
+            output_channels: false,
         };
         p.scan()?;
         Ok(p)
@@ -217,9 +222,15 @@ impl<'a> Parser<'a> {
         Ok(s)
     }
 
+    /// Accept definitions of output channels, `$N = expr` (rcalc's records).
+    pub fn allow_output_channels(&mut self) {
+        self.output_channels = true;
+    }
+
     fn definition(&mut self) -> Result<Definition, CalError> {
         match self.next {
             Some(c) if c.is_ascii_alphabetic() || c == '`' => {}
+            Some('$') if self.output_channels => return self.channel_definition(),
             None => return Err(self.err("unexpected end of input: definition expected")),
             _ => return Err(self.err("illegal variable name")),
         }
@@ -264,6 +275,36 @@ impl<'a> Parser<'a> {
             constant,
             body: body?,
         })
+    }
+
+    /// `$N = expr;`: the definition is named `$N`, N from 1.
+    fn channel_definition(&mut self) -> Result<Definition, CalError> {
+        let pos = self.next_pos;
+        self.scan()?;
+        let n = self.integer()?;
+        if n == 0 {
+            return Err(self.err_at(pos, "illegal channel number"));
+        }
+        if self.next != Some('=') {
+            return Err(self.err("'=' expected"));
+        }
+        self.scan()?;
+        Ok(Definition {
+            name: format!("${n}"),
+            params: None,
+            constant: false,
+            body: self.e1()?,
+        })
+    }
+
+    /// Decimal digits (none reads as 0), saturating.
+    fn integer(&mut self) -> Result<u32, CalError> {
+        let mut n: u32 = 0;
+        while let Some(c) = self.next.filter(|c| c.is_ascii_digit()) {
+            n = n.saturating_mul(10).saturating_add(c as u32 - '0' as u32);
+            self.scan()?;
+        }
+        Ok(n)
     }
 
     /// Parse a whole text as one expression (no parameters in scope).
@@ -368,12 +409,7 @@ impl<'a> Parser<'a> {
             Some('$') => {
                 let pos = self.next_pos;
                 self.scan()?;
-                let mut n: u32 = 0;
-                while let Some(c) = self.next.filter(|c| c.is_ascii_digit()) {
-                    n = n.saturating_mul(10).saturating_add(c as u32 - '0' as u32);
-                    self.scan()?;
-                }
-                Ok(Expr::Chan(n, pos))
+                Ok(Expr::Chan(self.integer()?, pos))
             }
             Some(c) if c.is_ascii_alphabetic() || c == '`' => {
                 let pos = self.next_pos;

@@ -8,7 +8,7 @@ use crate::library::embedded_file;
 use crate::parse::{ChainOp, Definition, Expr, Parser, Pos};
 use crate::raypath::RayPath;
 use crate::reduce::{optimize, reduce, Constants};
-use crate::{NoRay, RayContext, RayVar};
+use crate::{NoRay, RayContext, RayVar, RecordVar};
 
 /// Nesting limit of evaluation (node levels, calls included). Deep enough for
 /// any sensible recursion (factorial(500)), shallow enough for 2 MiB stacks.
@@ -41,6 +41,7 @@ pub struct ExprId(u32);
 enum Node {
     Num(f64),
     Ray(RayVar),
+    Record(RecordVar),
     /// `arg(n)` with a constant n.
     ArgConst(i64),
     Param(u32),
@@ -139,6 +140,8 @@ pub struct CalEnv {
     defined_at: HashMap<String, u64>,
     /// `clock` at the last full link.
     linked_at: u64,
+    /// A record environment (rcalc's): `$N` is an input column.
+    records: bool,
 }
 
 impl Default for CalEnv {
@@ -164,7 +167,7 @@ impl CalEnv {
     /// An environment with the ray variables, the native library and the
     /// embedded `rayinit.cal` loaded.
     pub fn new() -> Self {
-        let mut env = Self::bare();
+        let mut env = Self::bare(false);
         let text = embedded_file("rayinit.cal").unwrap_or("");
         // The embedded library is tested to parse; ignore the impossible error.
         let _ = env.load_scope(0, "rayinit.cal", text);
@@ -174,7 +177,7 @@ impl CalEnv {
     /// Like [`CalEnv::new`] but reads `rayinit.cal` from `path` when found
     /// there (as RADIANCE does), falling back to the embedded copy.
     pub fn with_raypath(path: &RayPath) -> Result<Self, CalError> {
-        let mut env = Self::bare();
+        let mut env = Self::bare(false);
         match path.find("rayinit.cal") {
             Some(p) => {
                 let text = read_text(&p)?;
@@ -188,7 +191,43 @@ impl CalEnv {
         Ok(env)
     }
 
-    fn bare() -> Self {
+    /// A record environment, as rcalc's: `$N` reads input column N (see
+    /// [`RecordVar`]), statements may define output columns `$N`, and
+    /// `in(n)`, `recno`, `outno` and `PI` are defined. No ray variables.
+    pub fn for_records() -> Self {
+        let mut env = Self::bare(true);
+        for (name, v) in [("recno", RecordVar::RecNo), ("outno", RecordVar::OutNo)] {
+            let d = Definition {
+                name: name.to_string(),
+                params: None,
+                constant: false,
+                body: Expr::Record(v),
+            };
+            env.define(0, d, 0);
+        }
+        let _ = env.load_scope(0, "<builtin>", "PI : 3.14159265358979323846;");
+        env
+    }
+
+    /// Output columns defined so far (`$N = ...`), in column order.
+    pub fn output_columns(&self) -> Vec<(u32, VarId)> {
+        let mut out: Vec<(u32, VarId)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.scope == 0 && s.def.is_some())
+            .filter_map(|(i, s)| Some((s.name.strip_prefix('$')?.parse().ok()?, VarId(i as u32))))
+            .collect();
+        out.sort_by_key(|c| c.0);
+        out
+    }
+
+    /// True when `v` was defined with `:` (a constant).
+    pub fn is_constant(&self, v: VarId) -> bool {
+        matches!(self.slots.get(v.0 as usize).and_then(|s| s.def.as_ref()), Some(d) if d.constant)
+    }
+
+    fn bare(records: bool) -> Self {
         let mut env = CalEnv {
             scopes: vec![String::new()],
             scope_index: HashMap::from([(String::new(), 0)]),
@@ -202,8 +241,9 @@ impl CalEnv {
             clock: 0,
             defined_at: HashMap::new(),
             linked_at: 0,
+            records,
         };
-        for v in RayVar::ALL {
+        for v in RayVar::ALL.into_iter().filter(|_| !records) {
             env.define(
                 0,
                 Definition {
@@ -291,6 +331,9 @@ impl CalEnv {
         self.sources.push(source_name.to_string());
         // Parse everything first so that a syntax error leaves the env unchanged.
         let mut p = Parser::new(source_name, text)?;
+        if self.records {
+            p.allow_output_channels();
+        }
         let mut defs = Vec::new();
         while !p.at_end() {
             if let Some(d) = p.statement()? {
@@ -358,6 +401,7 @@ impl CalEnv {
             return Resolved::Slot(s);
         }
         match Builtin::from_name(name.trim_matches('`')) {
+            Some(Builtin::In) if !self.records => Resolved::Undefined,
             Some(b) => Resolved::Lib(b),
             None => Resolved::Undefined,
         }
@@ -548,6 +592,7 @@ impl CalEnv {
                 }
                 Node::Num(_)
                 | Node::Ray(_)
+                | Node::Record(_)
                 | Node::ArgConst(_)
                 | Node::Param(_)
                 | Node::LibRef(_) => {}
@@ -623,8 +668,12 @@ impl CalEnv {
         match e {
             Expr::Num(v) => self.push(Node::Num(*v)),
             Expr::Ray(v) => self.push(Node::Ray(*v)),
+            Expr::Record(v) => self.push(Node::Record(*v)),
             Expr::Param(i) => self.push(Node::Param(*i)),
-            Expr::Chan(n, pos) => match RayVar::from_channel(*n) {
+            Expr::Chan(n, _) if self.records && *n > 0 => {
+                self.push(Node::Record(RecordVar::Column(*n)))
+            }
+            Expr::Chan(n, pos) => match RayVar::from_channel(*n).filter(|_| !self.records) {
                 Some(v) => self.push(Node::Ray(v)),
                 None => self.error_node(source, *pos, &format!("${n}"), "illegal channel number"),
             },
@@ -894,6 +943,7 @@ impl CalEnv {
             Node::Num(_) => (true, false),
             Node::Param(_) => (true, true),
             Node::Ray(_)
+            | Node::Record(_)
             | Node::ArgConst(_)
             | Node::Error(_)
             | Node::FuncRef(_)
@@ -1039,6 +1089,28 @@ impl CalEnv {
         }
     }
 
+    /// Evaluate several variables for the same ray (or record), sharing
+    /// variable values between them; all are 0 after a run-time error.
+    pub fn eval_vars(
+        &self,
+        ids: &[VarId],
+        out: &mut [f64],
+        st: &mut EvalState,
+        ctx: &dyn RayContext,
+    ) {
+        st.begin(self);
+        for (o, v) in out.iter_mut().zip(ids) {
+            *o = if (v.0 as usize) < self.slots.len() {
+                self.eval_slot(v.0, st, ctx)
+            } else {
+                0.0
+            };
+        }
+        if st.error.is_some() {
+            out.fill(0.0);
+        }
+    }
+
     /// Call a function with numeric arguments for one ray.
     pub fn call(&self, f: FuncId, args: &[f64], st: &mut EvalState, ctx: &dyn RayContext) -> f64 {
         st.begin(self);
@@ -1114,6 +1186,7 @@ impl CalEnv {
         match p.nodes[n as usize] {
             Node::Num(v) => v,
             Node::Ray(r) => ctx.ray_var(r),
+            Node::Record(r) => ctx.record_var(r),
             Node::ArgConst(k) => arg_value(k, st, ctx),
             Node::Param(i) => self.param(i, frame, st, ctx),
             Node::Var(s) => {
@@ -1358,6 +1431,10 @@ impl CalEnv {
                 let k = (ev(0, st) + 0.5).floor();
                 arg_value(k as i64, st, ctx)
             }
+            Builtin::In => {
+                let n = ev(0, st);
+                column_value(n, st, ctx)
+            }
             Builtin::SourceTheta => source_theta(ctx),
             Builtin::SourcePhi => {
                 let sym = ev(0, st);
@@ -1414,12 +1491,27 @@ impl CalEnv {
             Builtin::Min => a.iter().copied().fold(a[0], f64::min),
             Builtin::Max => a.iter().copied().fold(a[0], f64::max),
             Builtin::Arg => arg_value((a[0] + 0.5).floor() as i64, st, ctx),
+            Builtin::In => column_value(a[0], st, ctx),
             Builtin::SourceTheta => source_theta(ctx),
             Builtin::SourcePhi => source_phi(a[0], ctx),
             Builtin::SourceCorr => source_corr(a[0], a[1], ctx),
             _ => b.apply_math(g(0), g(1), g(2)),
         };
         lib_result(v)
+    }
+}
+
+/// rcalc's `in(n)`: column n rounded, the column count for 0; a negative
+/// column is a fatal error, as in RADIANCE.
+fn column_value(n: f64, st: &mut EvalState, ctx: &dyn RayContext) -> f64 {
+    let k = (n + 0.5).floor();
+    if k == 0.0 {
+        ctx.record_var(RecordVar::ColumnCount)
+    } else if k < 1.0 || !k.is_finite() {
+        st.fail(EvalError::Link("illegal channel number".into()));
+        0.0
+    } else {
+        ctx.record_var(RecordVar::Column(k.min(u32::MAX as f64) as u32))
     }
 }
 
@@ -1448,7 +1540,7 @@ fn expr_names<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
                 expr_names(a, out);
             }
         }
-        Expr::Num(_) | Expr::Param(_) | Expr::Chan(..) | Expr::Ray(_) => {}
+        Expr::Num(_) | Expr::Param(_) | Expr::Chan(..) | Expr::Ray(_) | Expr::Record(_) => {}
     }
 }
 

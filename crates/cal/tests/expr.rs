@@ -292,3 +292,44 @@ fn threads_share_env() {
         }
     });
 }
+
+/// rcalc's set-up: `$N` are input columns, `$N = ...` output columns, and
+/// `in()` exists only there.
+#[test]
+fn record_environment_reads_columns_and_defines_outputs() {
+    struct Rec(Vec<f64>);
+    impl daylit_cal::RayContext for Rec {
+        fn ray_var(&self, _v: daylit_cal::RayVar) -> f64 {
+            0.0
+        }
+        fn args(&self) -> &[f64] {
+            &[]
+        }
+        fn record_var(&self, v: daylit_cal::RecordVar) -> f64 {
+            match v {
+                daylit_cal::RecordVar::Column(n) => {
+                    self.0.get(n as usize - 1).copied().unwrap_or(0.0)
+                }
+                daylit_cal::RecordVar::ColumnCount => self.0.len() as f64,
+                daylit_cal::RecordVar::RecNo => 7.0,
+                daylit_cal::RecordVar::OutNo => 3.0,
+            }
+        }
+    }
+    let mut env = daylit_cal::CalEnv::for_records();
+    env.load_str("e", "$3 = $1 * in(2) + in(0); $1 = recno + outno; s = $9;")
+        .unwrap();
+    let cols = env.output_columns();
+    assert_eq!(cols.iter().map(|c| c.0).collect::<Vec<_>>(), [1, 3]);
+    let mut out = [0.0; 2];
+    let ids = [cols[0].1, cols[1].1];
+    let mut st = daylit_cal::EvalState::new();
+    env.eval_vars(&ids, &mut out, &mut st, &Rec(vec![2.0, 5.0]));
+    assert_eq!(out, [10.0, 12.0]);
+    let s = env.variable("s").unwrap();
+    assert_eq!(env.eval_var(s, &mut st, &Rec(vec![1.0])), 0.0);
+    // A ray environment has neither output columns nor in().
+    let mut ray = daylit_cal::CalEnv::new();
+    assert!(ray.load_str("e", "$1 = 2;").is_err());
+    assert!(ray.compile_expr("in(1)").is_err());
+}

@@ -18,6 +18,7 @@ mod histo;
 mod live;
 mod oconv;
 mod output;
+mod rcalc;
 mod rcontrib;
 mod rfluxmtx;
 mod rlam;
@@ -52,6 +53,7 @@ const MULTICALL: &[&str] = &[
     "rlam",
     "total",
     "histo",
+    "rcalc",
 ];
 
 #[derive(Parser)]
@@ -205,6 +207,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rlam" => rlam::run_radiance(args),
         "total" => total::run_radiance(args),
         "histo" => histo::run_radiance(args),
+        "rcalc" => rcalc::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -773,3 +773,100 @@ fn histo_bins_as_radiance_does() {
         );
     }
 }
+
+/// Goldens from RADIANCE 6.0a's rcalc on the same input and arguments.
+#[test]
+fn rcalc_transforms_records_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let rcalc = dir.path().join("rcalc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
+    let input = "1 2 3\n4.5\t-6e2   7\n 8 9\n0.1 0.2 0.3 0.4 0.5\nabc 5 x7\n";
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["-e", "$1=$1*2;$3=$2+$3"],
+            "2\t\t5|9\t\t-593|16\t\t9|0.2\t\t0.5|0\t\t5|",
+        ),
+        (
+            &["-e", "$1=(0.265*$1+0.67*$2+0.065*$3)*179"],
+            "322.2|-71663.0975|1458.85|32.22|599.65|",
+        ),
+        (
+            &["-e", "$1=in(0);$2=in(2);$4=recno;$5=outno"],
+            "3\t2\t\t1\t1|3\t-600\t\t2\t2|2\t9\t\t3\t3|5\t0.2\t\t4\t4|3\t5\t\t5\t5|",
+        ),
+        (&["-e", "cond=$1-1;$1=recno;$2=outno"], "2\t1|3\t2|"),
+        (
+            &["-e", "$1=PI*$1", "-in", "3"],
+            "3.14159265|14.1371669|25.1327412|",
+        ),
+        (&["-e", "$1=$2", "-on", "2"], "2|-600|"),
+        (&["-t,", "-e", "$2=$2"], ",0|,0|,0|,0|,0|"),
+        (
+            &["-e", "f(x)=if(x,x*f(x-1),1);$1=f($2);$2=select(2,$1,$2,$3)"],
+            "2\t2|1\t-600|362880\t9|0.2\t0.2|120\t5|",
+        ),
+        (&["-e", "$2=1;$1=2;$2=3"], "2\t3|2\t3|2\t3|2\t3|2\t3|"),
+    ];
+    for (args, want) in cases {
+        let o = run_with_input(Command::new(&rcalc).args(args), input.as_bytes());
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = String::from_utf8(o.stdout).unwrap().replace('\n', "|");
+        assert_eq!(got, want, "{args:?}");
+    }
+    // Comma-separated columns and in(0); binary output read back as binary input.
+    let o = run_with_input(
+        Command::new(&rcalc).args(["-t,", "-e", "$1=$2;$2=in(0)"]),
+        b"1,2,3\n,5\n",
+    );
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), "2,3\n5,2\n");
+    let o = run_with_input(
+        Command::new(&rcalc).args(["-od", "-e", "$1=$1;$3=$2"]),
+        b"1.5 2\n",
+    );
+    let doubles: Vec<f64> = o
+        .stdout
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(doubles, [1.5, 0.0, 2.0]);
+    let o = run_with_input(
+        Command::new(&rcalc).args(["-id3", "-e", "$1=$3*in(0)"]),
+        &o.stdout,
+    );
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), "6\n");
+    let o = run(Command::new(&rcalc).args(["-n", "-e", "$1=1/3;$2=PI"])).1;
+    assert_eq!(o, "0.333333333\t3.14159265\n");
+}
+
+#[test]
+fn rcalc_refuses_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let rcalc = dir.path().join("rcalc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
+    let cases: [(&[&str], &str); 7] = [
+        (&["-e", "cond:1;$1=1"], "cond: defined as constant"),
+        (
+            &["-e", "$1=undefinedvar"],
+            "undefinedvar: undefined variable",
+        ),
+        (&["-e", "$1=$0"], "illegal channel number"),
+        (&["-e", "$1=("], "expected"),
+        (&["-e", "$1=1", "-x"], "unknown option -x"),
+        (
+            &["-i", "${x}", "-e", "$1=x"],
+            "record formats are not supported",
+        ),
+        (&["-e", "$1=1", "missing.txt"], "missing.txt: cannot open"),
+    ];
+    for (args, want) in cases {
+        let o = run_with_input(Command::new(&rcalc).args(args), b"1 2\n");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(o.stdout.is_empty(), "{args:?} wrote output");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,459 @@
+//! `rcalc`: RADIANCE's record calculator. Each input record (a line of
+//! blank- or `-tS`-separated columns, or `-id`/`-if` binary values) is
+//! transformed by calcomp definitions (`-e`, `-f`, read through `crates/cal`
+//! as a record environment: `$N` input columns, `$N = ...` output columns,
+//! `in(n)`, `cond`, `recno`, `outno`) into one output record, text (`%.9g`,
+//! separator between columns) or binary (`-od`/`-of`). No header is read or
+//! written, as in RADIANCE's. `-in`/`-on` limit records over all files; `-n`
+//! writes one record from no input. Record formats (`-i fmt`, `-o fmt`) and
+//! passive mode (`-p`, `-P`) are refused.
+
+use anyhow::{bail, Context};
+use daylit_cal::{CalEnv, EvalState, RayContext, RayPath, RayVar, RecordVar, VarId};
+use daylit_coefficients::rfluxmtx::format_g_digits;
+use std::io::{BufRead, BufReader, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: rcalc [-b][-l][-n][-w][-u][-tS][-s svar=sval][-e expr][-f source][-i{a|d|f|D|F}[N]][-o{a|d|f|D|F}][-in M][-on M] [file ..]";
+
+/// Binary value types of `-i`/`-o`: `d`/`f`, upper case byte-swapped.
+#[derive(Clone, Copy, PartialEq)]
+enum Binary {
+    Double { swap: bool },
+    Float { swap: bool },
+}
+
+impl Binary {
+    fn parse(c: u8) -> Option<Binary> {
+        match c {
+            b'd' => Some(Binary::Double { swap: false }),
+            b'D' => Some(Binary::Double { swap: true }),
+            b'f' => Some(Binary::Float { swap: false }),
+            b'F' => Some(Binary::Float { swap: true }),
+            _ => None,
+        }
+    }
+
+    fn size(self) -> usize {
+        match self {
+            Binary::Double { .. } => 8,
+            Binary::Float { .. } => 4,
+        }
+    }
+
+    fn decode(self, b: &[u8]) -> f64 {
+        match self {
+            Binary::Double { swap } => {
+                let a: [u8; 8] = b.try_into().expect("8 bytes");
+                if swap {
+                    f64::from_be_bytes(a)
+                } else {
+                    f64::from_le_bytes(a)
+                }
+            }
+            Binary::Float { swap } => {
+                let a: [u8; 4] = b.try_into().expect("4 bytes");
+                f64::from(if swap {
+                    f32::from_be_bytes(a)
+                } else {
+                    f32::from_le_bytes(a)
+                })
+            }
+        }
+    }
+
+    fn encode(self, v: f64, out: &mut Vec<u8>) {
+        match self {
+            Binary::Double { swap: false } => out.extend_from_slice(&v.to_le_bytes()),
+            Binary::Double { swap: true } => out.extend_from_slice(&v.to_be_bytes()),
+            Binary::Float { swap: false } => out.extend_from_slice(&(v as f32).to_le_bytes()),
+            Binary::Float { swap: true } => out.extend_from_slice(&(v as f32).to_be_bytes()),
+        }
+    }
+}
+
+struct Options {
+    /// Blanks compare equal (default): columns are runs of non-blanks when
+    /// the separator is white space.
+    blanks_equal: bool,
+    sep: u8,
+    /// Binary input: type and values per record.
+    input: Option<(Binary, usize)>,
+    output: Option<Binary>,
+    in_limit: u64,
+    out_limit: u64,
+    flush: bool,
+    no_input: bool,
+}
+
+/// One input record as the definitions see it.
+struct Record {
+    text: Vec<u8>,
+    values: Vec<f64>,
+    binary: bool,
+    blanks_equal: bool,
+    sep: u8,
+    recno: f64,
+    outno: f64,
+}
+
+impl Record {
+    /// Byte offset of column `n` (from 1) in a text record.
+    fn column_start(&self, n: u32) -> usize {
+        let t = &self.text;
+        let mut p = 0;
+        let white_split = self.blanks_equal && self.sep.is_ascii_whitespace();
+        for _ in 1..n {
+            if white_split {
+                while p < t.len() && t[p].is_ascii_whitespace() {
+                    p += 1;
+                }
+                while p < t.len() && !t[p].is_ascii_whitespace() {
+                    p += 1;
+                }
+            } else {
+                while p < t.len() {
+                    p += 1;
+                    if t[p - 1] == self.sep {
+                        break;
+                    }
+                }
+            }
+        }
+        p
+    }
+
+    fn column(&self, n: u32) -> f64 {
+        if self.binary {
+            return self.values.get(n as usize - 1).copied().unwrap_or(0.0);
+        }
+        let p = self.column_start(n);
+        let rest = &self.text[p..];
+        let word_end =
+            rest.iter()
+                .position(|&c| !c.is_ascii_whitespace())
+                .map_or(rest.len(), |s| {
+                    s + rest[s..]
+                        .iter()
+                        .position(|c| c.is_ascii_whitespace())
+                        .unwrap_or(rest.len() - s)
+                });
+        crate::atof::atof(&String::from_utf8_lossy(&rest[..word_end]))
+    }
+
+    /// `in(0)`: the number of columns.
+    fn count(&self) -> f64 {
+        if self.binary {
+            return self.values.len() as f64;
+        }
+        let t = &self.text;
+        let n = if self.blanks_equal && self.sep.is_ascii_whitespace() {
+            t.split(|c| c.is_ascii_whitespace())
+                .filter(|w| !w.is_empty())
+                .count()
+        } else {
+            let body = t.strip_suffix(b"\n").unwrap_or(t);
+            if body.is_empty() {
+                0
+            } else {
+                body.split(|&c| c == self.sep).count()
+            }
+        };
+        n as f64
+    }
+}
+
+impl RayContext for Record {
+    fn ray_var(&self, _v: RayVar) -> f64 {
+        0.0
+    }
+    fn args(&self) -> &[f64] {
+        &[]
+    }
+    fn record_var(&self, v: RecordVar) -> f64 {
+        match v {
+            RecordVar::Column(n) => self.column(n),
+            RecordVar::ColumnCount => self.count(),
+            RecordVar::RecNo => self.recno,
+            RecordVar::OutNo => self.outno,
+        }
+    }
+}
+
+/// The compiled definitions and what each record evaluates.
+struct Program {
+    env: CalEnv,
+    cond: Option<VarId>,
+    columns: Vec<(u32, VarId)>,
+}
+
+/// `rcalc` with RADIANCE's arguments.
+pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let mut o = Options {
+        blanks_equal: true,
+        sep: b'\t',
+        input: None,
+        output: None,
+        in_limit: 0,
+        out_limit: 0,
+        flush: false,
+        no_input: false,
+    };
+    let mut env = CalEnv::for_records();
+    let raypath = RayPath::from_env();
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') {
+        let opt = args[i].as_str();
+        let a = opt.as_bytes();
+        let mut value = |what: &str| -> anyhow::Result<&str> {
+            i += 1;
+            args.get(i)
+                .map(String::as_str)
+                .with_context(|| format!("rcalc: {what} needs an argument ({USAGE})"))
+        };
+        let count = |v: &str| -> anyhow::Result<u64> {
+            v.trim()
+                .parse::<i64>()
+                .map(|n| n.max(0) as u64)
+                .with_context(|| format!("rcalc: {v}: a whole number expected"))
+        };
+        match (a.get(1).copied(), a.get(2).copied()) {
+            (Some(b'b'), _) => o.blanks_equal = !o.blanks_equal,
+            // -l only changes how record formats match; with plain columns
+            // lines are records either way.
+            (Some(b'l'), _) => {}
+            // Warnings (division by zero ...) are never printed.
+            (Some(b'w'), _) => {}
+            (Some(b'u'), _) => o.flush = !o.flush,
+            (Some(b't'), sep) => o.sep = sep.unwrap_or(0),
+            (Some(b'n'), None) => o.no_input = true,
+            (Some(b'e'), None) => {
+                let e = value("-e")?;
+                env.load_str("command line -e", e)
+                    .map_err(|err| anyhow::anyhow!("rcalc: {err}"))?;
+            }
+            (Some(b'f'), None) => {
+                let f = value("-f")?;
+                let path = raypath
+                    .find(f)
+                    .with_context(|| format!("rcalc: cannot find file '{f}'"))?;
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("rcalc: {}: cannot read", path.display()))?;
+                env.load_str(&path.display().to_string(), &text)
+                    .map_err(|err| anyhow::anyhow!("rcalc: {err}"))?;
+            }
+            // A string variable only matters to record formats, which are
+            // refused below; without them it changes nothing, as in RADIANCE.
+            (Some(b's'), None) => {
+                let s = value("-s")?;
+                if !s.contains('=') {
+                    bail!("rcalc: -s {s}: svar=sval expected");
+                }
+            }
+            (Some(b'i'), Some(b'n')) if a.len() == 3 => o.in_limit = count(value("-in")?)?,
+            (Some(b'o'), Some(b'n')) if a.len() == 3 => o.out_limit = count(value("-on")?)?,
+            (Some(b'i'), Some(b'a')) => o.input = None,
+            (Some(b'o'), Some(b'a')) => o.output = None,
+            (Some(b'i'), Some(c)) if Binary::parse(c).is_some() => {
+                let kind = Binary::parse(c).expect("checked");
+                let digits: String = opt[3..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                let n = if digits.is_empty() {
+                    1
+                } else {
+                    digits.parse::<usize>().unwrap_or(usize::MAX)
+                };
+                if n == 0 || n.saturating_mul(kind.size()) > 16384 {
+                    bail!("rcalc: {opt}: too many input columns");
+                }
+                o.input = Some((kind, n));
+            }
+            (Some(b'o'), Some(c)) if Binary::parse(c).is_some() => {
+                o.output = Binary::parse(c);
+            }
+            (Some(b'i' | b'o'), None) => {
+                let f = value(opt)?;
+                bail!("rcalc: record format \"{f}\": -i/-o record formats are not supported by daylit yet");
+            }
+            (Some(b'p' | b'P'), None) => bail!(
+                "rcalc: {opt}: passive mode needs record formats (-i/-o), which daylit does not support yet"
+            ),
+            _ => bail!("rcalc: unknown option {opt} ({USAGE})"),
+        }
+        i += 1;
+    }
+    let files = &args[i..];
+    let program = Program::new(env)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = if o.no_input {
+        if !files.is_empty() {
+            bail!("rcalc: file argument(s) incompatible with -n");
+        }
+        let rec = Record {
+            text: Vec::new(),
+            values: Vec::new(),
+            binary: false,
+            blanks_equal: o.blanks_equal,
+            sep: o.sep,
+            recno: 0.0,
+            outno: 0.0,
+        };
+        let mut st = EvalState::for_env(&program.env);
+        let mut buf = Vec::new();
+        program.write_record(&rec, &o, &mut st, &mut buf)?;
+        out.write_all(&buf)
+    } else {
+        let mut counts = (0u64, 0u64);
+        if files.is_empty() {
+            program.run(
+                &mut BufReader::new(std::io::stdin().lock()),
+                &o,
+                &mut counts,
+                &mut out,
+            )
+        } else {
+            let mut r = Ok(());
+            for f in files {
+                let file =
+                    std::fs::File::open(f).with_context(|| format!("rcalc: {f}: cannot open"))?;
+                r = program.run(&mut BufReader::new(file), &o, &mut counts, &mut out);
+                if r.is_err() || o.in_limit > 0 && counts.0 >= o.in_limit {
+                    break;
+                }
+            }
+            r
+        }
+        .and_then(|_| out.flush())
+    };
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("rcalc"),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+impl Program {
+    fn new(env: CalEnv) -> anyhow::Result<Program> {
+        let cond = env.variable("cond");
+        if cond.is_some_and(|c| env.is_constant(c)) {
+            bail!("rcalc: cond: defined as constant");
+        }
+        let columns = env.output_columns();
+        Ok(Program { env, cond, columns })
+    }
+
+    /// Transforms every record of one input; `counts` (records read,
+    /// written) carry over between files for `-in`/`-on`.
+    fn run(
+        &self,
+        input: &mut impl BufRead,
+        o: &Options,
+        counts: &mut (u64, u64),
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
+        let mut st = EvalState::for_env(&self.env);
+        let mut rec = Record {
+            text: Vec::new(),
+            values: Vec::new(),
+            binary: o.input.is_some(),
+            blanks_equal: o.blanks_equal,
+            sep: o.sep,
+            recno: 0.0,
+            outno: 0.0,
+        };
+        let mut raw = Vec::new();
+        let mut buf = Vec::new();
+        loop {
+            if o.in_limit > 0 && counts.0 >= o.in_limit
+                || o.out_limit > 0 && counts.1 >= o.out_limit
+            {
+                return Ok(());
+            }
+            match o.input {
+                Some((kind, n)) => {
+                    raw.resize(kind.size() * n, 0);
+                    match input.read_exact(&mut raw) {
+                        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+                        r => r?,
+                    }
+                    rec.values.clear();
+                    rec.values
+                        .extend(raw.chunks_exact(kind.size()).map(|b| kind.decode(b)));
+                }
+                None => {
+                    rec.text.clear();
+                    if input.read_until(b'\n', &mut rec.text)? == 0 {
+                        return Ok(());
+                    }
+                }
+            }
+            counts.0 += 1;
+            rec.recno = counts.0 as f64;
+            rec.outno = (counts.1 + 1) as f64;
+            if let Some(c) = self.cond {
+                let mut v = [0.0];
+                self.env.eval_vars(&[c], &mut v, &mut st, &rec);
+                self.check(&mut st)?;
+                if v[0] <= 0.0 {
+                    continue;
+                }
+            }
+            buf.clear();
+            self.write_record(&rec, o, &mut st, &mut buf)?;
+            out.write_all(&buf)?;
+            if o.flush {
+                out.flush()?;
+            }
+            counts.1 += 1;
+        }
+    }
+
+    /// Formats one output record (nothing when no column is defined).
+    fn write_record(
+        &self,
+        rec: &Record,
+        o: &Options,
+        st: &mut EvalState,
+        buf: &mut Vec<u8>,
+    ) -> std::io::Result<()> {
+        let ids: Vec<VarId> = self.columns.iter().map(|c| c.1).collect();
+        let mut values = vec![0.0; ids.len()];
+        self.env.eval_vars(&ids, &mut values, st, rec);
+        self.check(st)?;
+        let mut pos = 0u32;
+        for (&(n, _), &v) in self.columns.iter().zip(&values) {
+            match o.output {
+                None => {
+                    pos = pos.max(1);
+                    while pos < n {
+                        buf.push(o.sep);
+                        pos += 1;
+                    }
+                    buf.extend_from_slice(format_g_digits(v, 9).as_bytes());
+                }
+                Some(kind) => {
+                    while pos + 1 < n {
+                        kind.encode(0.0, buf);
+                        pos += 1;
+                    }
+                    pos += 1;
+                    kind.encode(v, buf);
+                }
+            }
+        }
+        if pos > 0 && o.output.is_none() {
+            buf.push(b'\n');
+        }
+        Ok(())
+    }
+
+    /// A fatal calcomp error (undefined name met, runaway recursion) ends the run.
+    fn check(&self, st: &mut EvalState) -> std::io::Result<()> {
+        match st.take_error() {
+            Some(e) => Err(std::io::Error::other(format!("{e}"))),
+            None => Ok(()),
+        }
+    }
+}
