@@ -45,7 +45,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut result = result;
     reshape(&mut result, req.yres, req.xres)?;
     let header = if req.header {
-        let mut lines = vec![command_line(args)];
+        let mut lines = vec![crate::output::command_line("dctimestep", args)];
         lines.extend(mx::date_lines());
         let mut h = Vec::new();
         mx::write_header(
@@ -253,24 +253,6 @@ fn has_number_format(s: &str) -> bool {
         }
     }
     false
-}
-
-/// The command line for the header, words with white space quoted.
-fn command_line(args: &[String]) -> String {
-    std::iter::once("dctimestep".to_string())
-        .chain(args.iter().map(|a| {
-            if a.chars().any(char::is_whitespace) || a.is_empty() {
-                if a.contains('\'') {
-                    format!("\"{a}\"")
-                } else {
-                    format!("'{a}'")
-                }
-            } else {
-                a.clone()
-            }
-        }))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Parses dctimestep's options in order; the operands follow the first word that is not an

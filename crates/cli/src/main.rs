@@ -22,6 +22,7 @@ mod rcalc;
 mod rcontrib;
 mod rfluxmtx;
 mod rlam;
+mod rmtxop;
 mod rpict;
 mod rtrace;
 mod sampling;
@@ -54,6 +55,7 @@ const MULTICALL: &[&str] = &[
     "total",
     "histo",
     "rcalc",
+    "rmtxop",
 ];
 
 #[derive(Parser)]
@@ -208,6 +210,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "total" => total::run_radiance(args),
         "histo" => histo::run_radiance(args),
         "rcalc" => rcalc::run_radiance(args),
+        "rmtxop" => rmtxop::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -5,11 +5,14 @@
 //! - [`read`]: header (`NROWS=`, `NCOLS=`, `NCOMP=`, `FORMAT=`, `BigEndian=`, `EXPOSURE=`),
 //!   header-less ASCII, byte swapping; errors name the input, the line and what was expected.
 //! - [`write`]: the header and body as RADIANCE's `dctimestep` writes them.
+//! - [`ops`]: rmtxop's component transforms, scaling, transposition and element-wise
+//!   operations.
 //! - [`product`]: per-component products with `faer`, parallel over row blocks, and the
 //!   annual-illuminance helper [`illuminance`].
 
 pub mod error;
 pub mod header;
+pub mod ops;
 pub mod product;
 pub mod read;
 pub mod write;
@@ -20,7 +23,10 @@ pub use product::{chain, illuminance, multiply, LUX_WEIGHTS};
 pub use read::{
     is_headerless, read_matrix, read_matrix_file, read_matrix_from, HeaderMode, Loaded, ReadOptions,
 };
-pub use write::{format_e6, write_body, write_header, write_matrix};
+pub use write::{
+    format_e, format_e6, write_body, write_body_rmtxop, write_header, write_header_aligned,
+    write_matrix,
+};
 
 /// A RADIANCE matrix: `rows × cols` elements of `ncomp` components each (3 for RGB), stored
 /// row by row with the components of an element together, the order of RADIANCE's files.

@@ -17,6 +17,20 @@ pub fn write_header(
     ncomp: usize,
     format: Format,
 ) -> io::Result<()> {
+    write_header_aligned(out, lines, rows, cols, ncomp, format, true)
+}
+
+/// [`write_header`], with the `FORMAT=` line padded (`align`) or not: RADIANCE pads it when
+/// the output is a file and not when it is a pipe.
+pub fn write_header_aligned(
+    out: &mut impl Write,
+    lines: &[String],
+    rows: usize,
+    cols: usize,
+    ncomp: usize,
+    format: Format,
+    align: bool,
+) -> io::Result<()> {
     let mut h = String::from("#?RADIANCE\n");
     for l in lines {
         h += l;
@@ -34,10 +48,10 @@ pub fn write_header(
     h += format.name();
     // Binary data start aligned to their element size (for mmap), as RADIANCE pads the
     // FORMAT= line when it writes to a file. The header is assumed to start the output.
-    if let Some(align) = format.element_size() {
-        let rem = (h.len() + 2) % align;
+    if let Some(size) = format.element_size().filter(|_| align) {
+        let rem = (h.len() + 2) % size;
         if rem > 0 {
-            h.extend(std::iter::repeat_n(' ', align - rem));
+            h.extend(std::iter::repeat_n(' ', size - rem));
         }
     }
     h += "\n\n";
@@ -97,6 +111,27 @@ pub fn write_body(m: &Matrix, format: Format, out: &mut impl Write) -> io::Resul
     }
 }
 
+/// The values as rmtxop writes ASCII: each component as ` %.7e`, a tab after every element
+/// (the last included), a newline after every row.
+pub fn write_body_rmtxop(m: &Matrix, out: &mut impl Write) -> io::Result<()> {
+    let nc = m.ncomp();
+    let row_len = m.cols() * nc;
+    let mut s = String::with_capacity(row_len * 16);
+    for row in m.data().chunks(row_len.max(1)) {
+        s.clear();
+        for el in row.chunks(nc) {
+            for v in el {
+                s.push(' ');
+                format_e(f64::from(*v), 7, &mut s);
+            }
+            s.push('\t');
+        }
+        s.push('\n');
+        out.write_all(s.as_bytes())?;
+    }
+    Ok(())
+}
+
 /// One row: components separated by spaces, elements by tabs, a newline at the end.
 fn ascii_row(row: &[f32], ncomp: usize) -> Vec<u8> {
     let mut s = String::with_capacity(row.len() * 14);
@@ -115,6 +150,11 @@ fn ascii_row(row: &[f32], ncomp: usize) -> Vec<u8> {
 
 /// Appends `v` as C's `%.6e` writes it (`2.200000e+01`, `-nan`, `inf`).
 pub fn format_e6(v: f64, out: &mut String) {
+    format_e(v, 6, out)
+}
+
+/// Appends `v` as C's `%.{digits}e` writes it.
+pub fn format_e(v: f64, digits: usize, out: &mut String) {
     use std::fmt::Write as _;
     if !v.is_finite() {
         if v.is_sign_negative() {
@@ -125,7 +165,7 @@ pub fn format_e6(v: f64, out: &mut String) {
     }
     let start = out.len();
     // Writing to a String cannot fail.
-    let _ = write!(out, "{v:.6e}");
+    let _ = write!(out, "{v:.digits$e}");
     // Rust writes the exponent as `e1` / `e-5`; C as `e+01` / `e-05`.
     if let Some(epos) = out[start..].find('e').map(|p| start + p) {
         let exp: i32 = out[epos + 1..].parse().unwrap_or(0);
