@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context};
 use daylit_sky::gendaymtx::{self, Format, Options, OutputKind};
-use daylit_sky::weather::read_weather;
+use daylit_sky::weather::{parse_weather, read_weather};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,11 +25,18 @@ struct Request {
     header: bool,
     verbose: bool,
     output: Option<PathBuf>,
-    input: PathBuf,
+    /// `None`: standard input.
+    input: Option<PathBuf>,
+    /// `-D`: where the sun descriptions go (`-` standard output).
+    suns: Option<String>,
+    /// `-M`: where their modifier names go.
+    modifiers: Option<PathBuf>,
+    /// `-n` (or `-D -`): no matrix.
+    no_matrix: bool,
 }
 
-const USAGE: &str = "usage: gendaymtx [-v][-h][-A][-d|-s][-u][-r deg][-m N][-g r g b][-c r g b]\
-[-o{a|f|d}][-O{0|1}][-5 ang][-i min][-o file] weather-file";
+const USAGE: &str = "usage: gendaymtx [-v][-h][-A][-d|-s|-n][-u][-D sunfile [-M sunmods]][-r deg]\
+[-m N][-g r g b][-c r g b][-o{a|f|d}][-O{0|1}][-5 ang][-i min][-o file] [weather-file]";
 
 /// Runs `daylit gendaymtx`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
@@ -39,7 +46,15 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 /// Runs with gendaymtx's own argument list (without the program name).
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let req = parse(args)?;
-    let weather = read_weather(&req.input)?;
+    let (weather, input_name) = match &req.input {
+        Some(path) => (read_weather(path)?, path.display().to_string()),
+        None => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .context("gendaymtx: cannot read the weather data from standard input")?;
+            (parse_weather(&text, "<stdin>")?, "<stdin>".to_string())
+        }
+    };
     if req.verbose {
         let s = &weather.site;
         eprintln!(
@@ -52,10 +67,34 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(note) = weather.coverage_note() {
-        eprintln!("gendaymtx: {}: {note}", req.input.display());
+        eprintln!("gendaymtx: {input_name}: {note}");
     }
-    let m = gendaymtx::sky_matrix(&weather, &req.opts)
-        .with_context(|| format!("{}", req.input.display()))?;
+    if req.modifiers.is_some() && req.suns.is_none() {
+        eprintln!("gendaymtx: warning -M output will be empty without -D");
+    }
+    if req.suns.is_some() || req.modifiers.is_some() {
+        let suns = gendaymtx::sun_descriptions(&weather, &req.opts);
+        if let Some(path) = &req.modifiers {
+            let names = if req.suns.is_some() {
+                gendaymtx::sun_modifiers(&suns)
+            } else {
+                String::new()
+            };
+            crate::output::write_atomic(path, names.as_bytes())?;
+        }
+        match req.suns.as_deref() {
+            Some("-") => crate::output::print(&gendaymtx::sun_scene(&suns))?,
+            Some(path) => crate::output::write_atomic(
+                Path::new(path),
+                gendaymtx::sun_scene(&suns).as_bytes(),
+            )?,
+            None => {}
+        }
+    }
+    if req.no_matrix {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let m = gendaymtx::sky_matrix(&weather, &req.opts).with_context(|| input_name.clone())?;
     for w in &m.warnings {
         eprintln!("gendaymtx: {w}");
     }
@@ -116,7 +155,10 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
         header: true,
         verbose: false,
         output: None,
-        input: PathBuf::new(),
+        input: None,
+        suns: None,
+        modifiers: None,
+        no_matrix: false,
     };
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
@@ -172,14 +214,31 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
                 req.opts.sky_color = three(args, i)?;
                 i += 3;
             }
-            "-D" | "-M" | "-n" => bail!("option {a} (sun description output) is not supported yet"),
+            "-D" => {
+                let to = value(1)?.clone();
+                i += 1;
+                // To standard output, the suns replace the matrix (RADIANCE's -D - implies -n).
+                if to == "-" {
+                    req.no_matrix = true;
+                    req.opts.sun_only();
+                }
+                req.suns = Some(to);
+            }
+            "-M" => {
+                req.modifiers = Some(PathBuf::from(value(1)?));
+                i += 1;
+            }
+            "-n" => {
+                req.no_matrix = true;
+                req.opts.sun_only();
+            }
             _ => bail!("unknown option {a}\n{USAGE}"),
         }
         i += 1;
     }
     match &args[i..] {
-        [file] => req.input = Path::new(file).to_path_buf(),
-        [] => bail!("no weather file given (reading standard input is not supported)\n{USAGE}"),
+        [file] => req.input = Some(Path::new(file).to_path_buf()),
+        [] => req.input = None,
         _ => bail!(
             "expected one weather file after the options, found {:?}\n{USAGE}",
             &args[i..]

@@ -97,15 +97,17 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             };
             match b[1] {
                 b'v' => verbose = true,
-                b'f' => out_format = Some(match b.get(2) {
-                    Some(b'a') => Format::Ascii,
-                    Some(b'f') => Format::Float,
-                    Some(b'd') => Format::Double,
-                    Some(b'c') => bail!(
+                b'f' => {
+                    out_format = Some(match b.get(2) {
+                        Some(b'a') => Format::Ascii,
+                        Some(b'f') => Format::Float,
+                        Some(b'd') => Format::Double,
+                        Some(b'c') => bail!(
                         "rmtxop: -fc (pictures and RGBE matrices) is not supported by daylit yet"
                     ),
-                    _ => bail!("rmtxop: bad output format {a} ({USAGE})"),
-                }),
+                        _ => bail!("rmtxop: bad output format {a} ({USAGE})"),
+                    })
+                }
                 b't' => pending.transpose = true,
                 b's' => {
                     pending.scale = numbers(i + 1);

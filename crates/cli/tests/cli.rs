@@ -870,3 +870,34 @@ fn rcalc_refuses_what_it_cannot_do() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// honeybee-radiance's sun-path step: `gendaymtx -n -D suns.rad -M suns.mod` writes the two
+/// files and no matrix; `-D -` sends the suns to standard output; the WEA may come on
+/// standard input.
+#[test]
+fn gendaymtx_writes_sun_descriptions_as_radiance_does() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sky/tests/golden/gendaymtx");
+    let wea = std::fs::read(golden.join("days.wea")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("gendaymtx");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &exe).unwrap();
+    let o = run_with_input(
+        Command::new(&exe)
+            .args(["-n", "-D", "suns.rad", "-M", "suns.mod"])
+            .current_dir(dir.path()),
+        &wea,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.is_empty());
+    for (ours, theirs) in [("suns.rad", "days_suns.rad"), ("suns.mod", "days_suns.mod")] {
+        let a = std::fs::read(dir.path().join(ours)).unwrap();
+        assert_eq!(a, std::fs::read(golden.join(theirs)).unwrap(), "{ours}");
+    }
+    let o = run(Command::new(&exe)
+        .args(["-D", "-"])
+        .arg(golden.join("days.wea")));
+    assert_eq!(
+        o.1,
+        std::fs::read_to_string(golden.join("days_suns.rad")).unwrap()
+    );
+}

@@ -198,6 +198,10 @@ impl Patches {
 #[derive(Clone, Copy, Debug)]
 struct Step {
     day_of_year: u32,
+    /// gendaymtx's sun id: minutes from midnight on 1 January to the record's time.
+    minute: i64,
+    /// Some of the solar disc is above the horizon.
+    sun_in_sky: bool,
     altitude: f64,
     /// Unit vector towards the sun (rotated), +X east, +Y north.
     sun: [f64; 3],
@@ -317,6 +321,85 @@ pub fn step_suns(weather: &Weather, opts: &Options) -> Vec<Option<StepSun>> {
         .collect()
 }
 
+/// One sun of gendaymtx's `-D` output: a `light` and a `source` named by the minute of
+/// the year.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SunDescription {
+    /// Minutes from midnight on 1 January (the names `solarN`, `sunN`).
+    pub minute: i64,
+    /// Radiance of the disc (direct illuminance / (179 · disc solid angle)) times the sun
+    /// colour; 0 at night.
+    pub radiance: [f64; 3],
+    /// Unit vector towards the sun (after `-r`).
+    pub dir: [f64; 3],
+}
+
+/// The suns gendaymtx `-D` describes: one per step with some of the disc above the horizon.
+pub fn sun_descriptions(weather: &Weather, opts: &Options) -> Vec<SunDescription> {
+    let (steps, _) = plan_steps(weather, opts);
+    let r = (SUN_ANGLE_DEG / 2.0).to_radians();
+    steps
+        .iter()
+        .filter(|s| s.sun_in_sky)
+        .map(|s| {
+            let radiance = if s.night {
+                0.0
+            } else {
+                let zenith = perez::limit_zenith(s.altitude);
+                let l = light(s, weather.quantities, opts.output, zenith);
+                l.direct_illum / (WHITE_EFFICACY * PI * r * r)
+            };
+            SunDescription {
+                minute: s.minute,
+                radiance: opts.sun_color.map(|c| radiance * c),
+                dir: s.sun,
+            }
+        })
+        .collect()
+}
+
+/// The scene text of `-D`: for each sun, `void light solarN` and `solarN source sunN`.
+pub fn sun_scene(suns: &[SunDescription]) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    for s in suns {
+        let [r, g, b] = s.radiance;
+        let [x, y, z] = s.dir;
+        let id = s.minute;
+        let _ = write!(
+            t,
+            "\nvoid light solar{id}\n0\n0\n3 {} {} {}\n\nsolar{id} source sun{id}\n0\n0\n4 {x:.6} {y:.6} {z:.6} {SUN_ANGLE_DEG:.4}\n",
+            format_e3(r),
+            format_e3(g),
+            format_e3(b)
+        );
+    }
+    t
+}
+
+/// The modifier list of `-M`: `solarN`, one per line.
+pub fn sun_modifiers(suns: &[SunDescription]) -> String {
+    suns.iter()
+        .map(|s| format!("solar{}\n", s.minute))
+        .collect()
+}
+
+/// C's `%.3e`.
+fn format_e3(v: f64) -> String {
+    let s = format!("{v:.3e}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let e: i32 = e.parse().unwrap_or(0);
+            format!(
+                "{m}e{}{:02}",
+                if e < 0 { '-' } else { '+' },
+                e.unsigned_abs()
+            )
+        }
+        None => s,
+    }
+}
+
 /// Solar positions, irradiances and dew points of every step, in file order (the dew-point
 /// running mean and gendaymtx's leap-day counting make this sequential).
 fn plan_steps(weather: &Weather, opts: &Options) -> (Vec<Step>, Vec<String>) {
@@ -385,6 +468,8 @@ fn plan_steps(weather: &Weather, opts: &Options) -> (Vec<Step>, Vec<String>) {
         }
         steps.push(Step {
             day_of_year,
+            minute: 1440 * (i64::from(day_of_year) - 1) + (r.hour * 60.0 + 0.5) as i64,
+            sun_in_sky,
             altitude,
             sun: [d.x, d.y, d.z],
             direct,

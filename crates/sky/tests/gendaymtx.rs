@@ -323,3 +323,23 @@ fn every_weather_format_gives_the_same_matrix() {
         "the dew point must change the matrix"
     );
 }
+
+/// `-D` / `-M`: the sun descriptions and modifier names, byte for byte as RADIANCE writes
+/// them (every sun with part of its disc above the horizon, black at night).
+#[test]
+fn sun_descriptions_match_radiance_byte_for_byte() {
+    let w = days();
+    let suns = gendaymtx::sun_descriptions(&w, &Options::default());
+    let want = std::fs::read_to_string(golden("days_suns.rad")).unwrap();
+    assert_eq!(gendaymtx::sun_scene(&suns), want);
+    let want = std::fs::read_to_string(golden("days_suns.mod")).unwrap();
+    assert_eq!(gendaymtx::sun_modifiers(&suns), want);
+    let opts = Options {
+        output: OutputKind::Solar,
+        rotation: 30.0,
+        ..Options::default()
+    };
+    let suns = gendaymtx::sun_descriptions(&w, &opts);
+    let want = std::fs::read_to_string(golden("days_suns_O1_r30.rad")).unwrap();
+    assert_eq!(gendaymtx::sun_scene(&suns), want);
+}

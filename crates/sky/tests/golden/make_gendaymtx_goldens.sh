@@ -147,6 +147,9 @@ variant m4d -m 4 -d
 (cd "$tmp" && gendaymtx -m 1 days.wea > "$out/days_m1_ascii.txt" 2>/dev/null)
 (cd "$tmp" && gendaymtx -m 1 -A -of days.wea > h.bin 2>/dev/null)
 head -c 200 "$tmp/h.bin" | sed -n '1,/^$/p' > "$out/days_A_float_header.txt"
+# Sun descriptions and modifier names (-D, -M; -n: no matrix), default and -O1 -r 30.
+(cd "$tmp" && gendaymtx -n -D "$out/days_suns.rad" -M "$out/days_suns.mod" days.wea 2>/dev/null)
+(cd "$tmp" && gendaymtx -n -O1 -r 30 -D "$out/days_suns_O1_r30.rad" days.wea 2>/dev/null)
 ls -la "$out"
 
 # Sky subdivision numbering: reinhartb.cal's bin (+1, ground = 0 as rfluxmtx/gendaymtx
