@@ -15,6 +15,7 @@ mod getbbox;
 mod getinfo;
 mod glare;
 mod histo;
+mod install_links;
 mod live;
 mod oconv;
 mod output;
@@ -56,7 +57,13 @@ const MULTICALL: &[&str] = &[
     "histo",
     "rcalc",
     "rmtxop",
+    // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
+    // holds `rad`; running it says so and fails.
+    "rad",
 ];
+
+/// What RADIANCE's renderers print for `-version`: the RADIANCE release daylit follows.
+const RADIANCE_VERSION: &str = concat!("RADIANCE 6.0a (daylit ", env!("CARGO_PKG_VERSION"), ")");
 
 #[derive(Parser)]
 #[command(
@@ -144,6 +151,9 @@ enum Cmd {
     /// Annual daylight: DA, cDA, sDA, ASE, UDI and mean illuminance from scene files, sensors
     /// and a weather year (daylight coefficients plus a sharp direct sun).
     Annual(annual::Args),
+    /// Make links named after the RADIANCE programs daylit answers to (rtrace, rcontrib,
+    /// rmtxop, …) in a folder, to put first on the PATH of honeybee-radiance or pyradiance.
+    InstallLinks(install_links::Args),
 }
 
 fn main() -> ExitCode {
@@ -177,6 +187,7 @@ fn main() -> ExitCode {
             Cmd::Rfluxmtx(a) => rfluxmtx::run(&a),
             Cmd::Render(a) => rpict::run_render(&a),
             Cmd::Live(a) => live::run(&a),
+            Cmd::InstallLinks(a) => install_links::run(&a, MULTICALL),
         }
     };
     match result {
@@ -190,6 +201,12 @@ fn main() -> ExitCode {
 
 /// Runs as the RADIANCE program `prog`, with its own argument syntax.
 fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
+    if matches!(prog, "rtrace" | "rpict" | "rcontrib")
+        && args.first().is_some_and(|a| a == "-version")
+    {
+        println!("{RADIANCE_VERSION}");
+        return Ok(ExitCode::SUCCESS);
+    }
     match prog {
         "oconv" => oconv::run_radiance(args),
         "getinfo" => getinfo::run_radiance(args),

@@ -901,3 +901,49 @@ fn gendaymtx_writes_sun_descriptions_as_radiance_does() {
         std::fs::read_to_string(golden.join("days_suns.rad")).unwrap()
     );
 }
+
+/// `install-links` puts every RADIANCE name in a folder; the links run daylit as that
+/// program, and the renderers answer `-version` on standard output alone, as honeybee's
+/// installation check needs.
+#[test]
+fn install_links_makes_working_radiance_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    let (o, out, err) = run(daylit().arg("install-links").arg(&bin));
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("RADIANCE programs now run daylit"), "{out}");
+    for name in [
+        "rtrace",
+        "rcontrib",
+        "rfluxmtx",
+        "rmtxop",
+        "rcalc",
+        "gendaymtx",
+        "getinfo",
+        "rad",
+    ] {
+        assert!(bin.join(name).exists(), "{name}");
+    }
+    let (o, out, err) = run(Command::new(bin.join("rtrace")).arg("-version"));
+    assert!(o.status.success() && err.is_empty(), "{err}");
+    assert!(out.starts_with("RADIANCE 6.0a"), "{out}");
+    let (o, out, _) = run(Command::new(bin.join("rcalc")).args(["-n", "-e", "$1=6*7"]));
+    assert!(o.status.success());
+    assert_eq!(out, "42\n");
+    // A name daylit does not implement fails and says so.
+    let (o, _, err) = run(Command::new(bin.join("rad")).arg("x.rif"));
+    assert!(
+        !o.status.success() && err.contains("not implemented"),
+        "{err}"
+    );
+    // A regular file of a RADIANCE name is not replaced without --force.
+    std::fs::remove_file(bin.join("cnt")).unwrap();
+    std::fs::write(bin.join("cnt"), "#!/bin/sh\n").unwrap();
+    let (o, _, err) = run(daylit().arg("install-links").arg(&bin));
+    assert!(!o.status.success() && err.contains("cnt"), "{err}");
+    let (o, _, err) = run(daylit().arg("install-links").arg("--force").arg(&bin));
+    assert!(o.status.success(), "{err}");
+    assert!(std::fs::symlink_metadata(bin.join("cnt"))
+        .unwrap()
+        .is_symlink());
+}
