@@ -19,6 +19,8 @@ mod install_links;
 mod live;
 mod oconv;
 mod output;
+mod pcompos;
+mod pfilt;
 mod rcalc;
 mod rcontrib;
 mod rfluxmtx;
@@ -57,6 +59,8 @@ const MULTICALL: &[&str] = &[
     "histo",
     "rcalc",
     "rmtxop",
+    "pfilt",
+    "pcompos",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -228,6 +232,8 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "histo" => histo::run_radiance(args),
         "rcalc" => rcalc::run_radiance(args),
         "rmtxop" => rmtxop::run_radiance(args),
+        "pfilt" => pfilt::run_radiance(args),
+        "pcompos" => pcompos::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -32,11 +32,7 @@ use daylit_image::HdrImage;
 /// RADIANCE's luminous coefficients of R, G and B: the Y row of its RGB-to-XYZ matrix for its
 /// nominal primaries (0.640, 0.330), (0.290, 0.600), (0.150, 0.060) and equal-energy white, as
 /// `bright()` computes them (its header's comment quotes older values, 0.265074126 …).
-pub const LUMINANCE_RGB: [f64; 3] = [
-    0.265_105_820_105_820_07,
-    0.670_105_820_105_819_9,
-    0.064_788_359_788_359_78,
-];
+pub const LUMINANCE_RGB: [f64; 3] = daylit_image::filter::BRIGHT_RGB;
 
 /// Top of the scale.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,6 +2,8 @@
 //!
 //! - [`hdr`]: reading and writing RGBE `.hdr` pictures (header, resolution line, flat, old-style
 //!   and new-style run-length encoded scanlines), written from the format description.
+//! - [`filter`]: pfilt's box and Gaussian filtering onto a new resolution, with its
+//!   two-pass exposure.
 //! - [`view`]: RADIANCE view options (`-vt? -vp -vd -vu -vh -vv -vs -vl -vo -va`), the ray of
 //!   each pixel as RADIANCE's `viewray` gives it, pixel solid angles and the inverse projection.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
@@ -14,6 +16,7 @@
 //! (`x` right, `y` up, pixel centres at `(i + 0.5) / xres`) appear only inside [`view`].
 
 pub mod dn_error;
+pub mod filter;
 pub mod hdr;
 pub mod tregenza;
 pub mod view;

@@ -1,0 +1,217 @@
+//! `pcompos`: RADIANCE's picture compositor with RADIANCE's arguments. Pictures are placed
+//! at `x y` (lower-left corners, y up; `=+-` anchors before a file) or in rows of `-a N`
+//! columns (`-s` spacing, `-o` origin) over a `-b r g b` background, to `-x`/`-y` size or
+//! the extent of the pictures. Later pictures cover earlier ones. The header holds each
+//! input's header indented under its name (`-h` leaves them out), the command line and the
+//! shared exposure. Labels (`-l`, `-la`, `-lh`) and thresholds (`-t`, `+t`) are refused.
+
+use anyhow::{bail, Context};
+use daylit_image::HdrImage;
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: pcompos [-h][-x xres][-y yres][-b r g b][-a n [-s N][-o x0 y0]] \
+[=SS] pic1 x1 y1 [=SS] pic2 x2 y2 ..";
+
+/// One input and where its lower-left corner goes.
+struct Placed {
+    name: String,
+    image: HdrImage,
+    x: i64,
+    y: i64,
+}
+
+fn int(args: &[String], k: usize, what: &str) -> anyhow::Result<i64> {
+    let w = args
+        .get(k)
+        .with_context(|| format!("pcompos: {what} missing ({USAGE})"))?;
+    w.parse()
+        .with_context(|| format!("pcompos: {what} {w}: a whole number expected"))
+}
+
+fn load(spec: &str) -> anyhow::Result<(String, HdrImage)> {
+    let (name, bytes) = if spec == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .context("pcompos: cannot read standard input")?;
+        ("<stdin>".to_string(), b)
+    } else if let Some(cmd) = spec.strip_prefix('!') {
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .with_context(|| format!("pcompos: cannot run {cmd}"))?;
+        ("<Command>".to_string(), o.stdout)
+    } else {
+        let b = std::fs::read(spec).with_context(|| format!("pcompos: {spec}: cannot open"))?;
+        (spec.to_string(), b)
+    };
+    let img = HdrImage::decode(&bytes, &name).map_err(|e| anyhow::anyhow!("pcompos: {e}"))?;
+    Ok((name, img))
+}
+
+/// `pcompos` with RADIANCE's arguments.
+pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let (mut xsize, mut ysize) = (0i64, 0i64);
+    let mut background = [0.0f32; 3];
+    let (mut columns, mut spacing, mut x0, mut y0) = (0i64, 0i64, 0i64, 0i64);
+    let mut echo_header = true;
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        let a = args[i].as_str();
+        match a {
+            "-h" => echo_header = !echo_header,
+            "-x" => {
+                xsize = int(args, i + 1, "-x")?;
+                i += 1;
+            }
+            "-y" => {
+                ysize = int(args, i + 1, "-y")?;
+                i += 1;
+            }
+            "-a" => {
+                columns = int(args, i + 1, "-a")?;
+                i += 1;
+            }
+            "-s" => {
+                spacing = int(args, i + 1, "-s")?;
+                i += 1;
+            }
+            "-o" => {
+                x0 = int(args, i + 1, "-o x")?;
+                y0 = int(args, i + 2, "-o y")?;
+                i += 2;
+            }
+            "-b" => {
+                for (k, c) in background.iter_mut().enumerate() {
+                    let w = args
+                        .get(i + 1 + k)
+                        .with_context(|| format!("pcompos: -b needs r g b ({USAGE})"))?;
+                    *c = w
+                        .parse()
+                        .with_context(|| format!("pcompos: -b {w}: a number expected"))?;
+                }
+                i += 3;
+            }
+            _ if a.starts_with("-l") => {
+                bail!("pcompos: {a}: labels are not supported by daylit yet")
+            }
+            _ => bail!("pcompos: unknown option {a} ({USAGE})"),
+        }
+        i += 1;
+    }
+    let mut placed: Vec<Placed> = Vec::new();
+    let (mut curx, mut cury, mut col) = (x0, y0, 0i64);
+    let (mut xmax, mut ymax) = (0i64, 0i64);
+    while i < args.len() {
+        let mut anchor = (b'-', b'-');
+        while i < args.len() && args[i].len() > 1 && args[i].starts_with(['-', '+', '=']) {
+            let a = args[i].as_bytes();
+            match (a[0], a.get(1).copied(), a.get(2).copied()) {
+                (b'=', Some(x @ (b'+' | b'-' | b'0')), Some(y @ (b'+' | b'-' | b'0'))) => {
+                    anchor = (x, y)
+                }
+                (_, Some(b't'), _) | (_, Some(b'l'), _) => bail!(
+                    "pcompos: {}: thresholds and labels are not supported by daylit yet",
+                    args[i]
+                ),
+                _ => bail!("pcompos: bad argument {} ({USAGE})", args[i]),
+            }
+            i += 1;
+        }
+        let spec = args
+            .get(i)
+            .with_context(|| format!("pcompos: picture missing ({USAGE})"))?;
+        let (name, image) = load(spec)?;
+        i += 1;
+        let (w, h) = (image.width as i64, image.height as i64);
+        let (x, y) = if columns != 0 {
+            if col >= columns.abs() {
+                cury = ymax + spacing;
+                curx = x0;
+                col = 0;
+            }
+            let at = (curx, cury);
+            curx += w + spacing;
+            col += 1;
+            at
+        } else {
+            let mut x = int(args, i, "x position")?;
+            let mut y = int(args, i + 1, "y position")?;
+            i += 2;
+            let shift = |v: &mut i64, s: u8, size: i64| match s {
+                b'+' => *v -= size,
+                b'0' => *v -= size / 2,
+                _ => {}
+            };
+            shift(&mut x, anchor.0, w);
+            shift(&mut y, anchor.1, h);
+            (x, y)
+        };
+        xmax = xmax.max(x + w);
+        ymax = ymax.max(y + h);
+        placed.push(Placed { name, image, x, y });
+    }
+    if placed.is_empty() {
+        bail!("pcompos: no pictures given ({USAGE})");
+    }
+    if xsize <= 0 {
+        xsize = xmax;
+    }
+    if ysize <= 0 {
+        ysize = ymax;
+    } else {
+        ymax = ymax.max(ysize);
+    }
+    if columns < 0 {
+        for p in &mut placed {
+            p.y = ymax - p.image.height as i64 - p.y;
+        }
+    }
+    if xsize <= 0 || ysize <= 0 {
+        bail!("pcompos: empty output picture ({xsize}x{ysize})");
+    }
+    let mut out = HdrImage::new(xsize as usize, ysize as usize);
+    out.pixels.fill(background);
+    out.header = daylit_matrix::date_lines().to_vec();
+    let mut exposure: Option<f64> = None;
+    for (k, p) in placed.iter().enumerate() {
+        if echo_header {
+            out.header.push(format!("{}:", p.name));
+            out.header
+                .extend(p.image.header.iter().map(|l| format!("\t{l}")));
+        }
+        let e = p.image.exposure;
+        exposure = match (k, exposure) {
+            (0, _) => Some(e),
+            (_, Some(c)) if c > 0.0 && (e / c - 1.0).abs() <= 0.02 => Some(c),
+            _ => Some(0.0),
+        };
+        // Row 0 of a picture is its top; y counts up from the bottom of the output.
+        for row in 0..p.image.height {
+            let oy = ysize - 1 - (p.y + (p.image.height - 1 - row) as i64);
+            if !(0..ysize).contains(&oy) {
+                continue;
+            }
+            for c in 0..p.image.width {
+                let ox = p.x + c as i64;
+                if (0..xsize).contains(&ox) {
+                    out.set(ox as usize, oy as usize, p.image.get(c, row));
+                }
+            }
+        }
+    }
+    out.header
+        .push(crate::output::command_line("pcompos", args));
+    if let Some(e) = exposure.filter(|&e| e > 0.0) {
+        out.header
+            .push(format!("EXPOSURE={}", crate::pfilt::format_e4(e)));
+    }
+    let mut so = std::io::stdout().lock();
+    match so.write_all(&out.encode(true)).and_then(|_| so.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("pcompos"),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}

@@ -1,0 +1,17 @@
+#!/bin/bash
+# Regenerates the pfilt and pcompos goldens here with RADIANCE 6.0a (scripts/setup-reference.sh).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../../.." && pwd)
+bin=$root/.venv-ref/lib/python3.11/site-packages/pyradiance/bin
+export RAYPATH=.:$root/.venv-ref/lib/python3.11/site-packages/pyradiance/lib
+cd "$here"
+# Inputs: a smooth picture with a hot corner, and a small one.
+"$bin/pcomb" -x 40 -y 30 -e 'ro=x/8+if(x-36,if(y-26,400,0),0);go=y/15;bo=(x+y)/40' > in.hdr
+"$bin/pcomb" -x 9 -y 7 -e 'ro=1;go=x/9;bo=y/7' > small.hdr
+"$bin/pfilt" -r 0.6 -x /2 -y /2 in.hdr > pfilt_gauss_half.hdr
+"$bin/pfilt" -x /3 -y /3 in.hdr > pfilt_box_third.hdr
+"$bin/pfilt" -1 -e +1 -er 2 -x 25 -y 11 in.hdr > pfilt_one_pass.hdr
+"$bin/pfilt" -a -r 0.5 -x 64 -y 48 in.hdr > pfilt_up.hdr
+"$bin/pcompos" -a 2 -s 3 in.hdr small.hdr small.hdr > pcompos_rows.hdr
+"$bin/pcompos" -b 1 0 0.5 -x 50 -y 40 in.hdr 0 0 =00 small.hdr 45 35 > pcompos_placed.hdr
