@@ -124,15 +124,19 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
                 }
                 take = 1;
             }
-            "-pa" | "-pj" => {
+            "-pa" | "-pj" | "-pd" => {
                 let v = value(i, a)?;
                 let x: f64 = v
                     .parse()
                     .with_context(|| format!("vwrays: {a} expects a number, found \"{v}\""))?;
-                if a == "-pa" {
-                    r.aspect = x;
-                } else {
-                    r.jitter = x;
+                match a {
+                    "-pa" => r.aspect = x,
+                    "-pj" => r.jitter = x,
+                    // A lens aperture (depth of field) changes every ray's origin; 0 is none.
+                    _ if x != 0.0 => {
+                        bail!("vwrays: -pd {v}: depth of field is not supported by daylit yet")
+                    }
+                    _ => {}
                 }
                 take = 1;
             }

@@ -1,0 +1,142 @@
+"""pyradiance's functions on the bundled reference office, with whatever programs are in
+pyradiance's bin folder (RADIANCE's, or daylit's links there), summarised as JSON.
+
+Usage: run_functions.py WORK_DIR SUMMARY_JSON
+Each step is one pyradiance call (or a pipe of them); a step that fails is recorded with its
+error instead of a value, so the comparison names it.
+"""
+import datetime
+import json
+import os
+import sys
+
+import numpy as np
+import pyradiance as pr
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+work, summary_path = (os.path.abspath(a) for a in sys.argv[1:3])
+os.makedirs(work, exist_ok=True)
+os.chdir(work)
+office = os.path.join(root, 'examples/reference_office/office.rad')
+# The Greensboro year as a WEA (RADIANCE's gendaymtx does not read TMY3).
+weather = os.path.join(root, 'validation/annual/goldens/gso.wea')
+PARAMS = ['-ab', '2', '-ad', '1024', '-as', '256', '-aa', '0.1', '-ar', '64', '-lw', '0.002']
+VIEW = ['-vta', '-vh', '180', '-vv', '180', '-vp', '1.8', '4.5', '1.2', '-vd', '0', '-1', '0',
+        '-vu', '0', '0', '1']
+# A 3 x 4 grid of upward sensors at desk height.
+points = [(x, y, 0.8, 0, 0, 1) for x in (0.9, 1.8, 2.7) for y in (1.5, 3.5, 5.5, 7.5)]
+rays = ''.join(' '.join(str(v) for v in p) + '\n' for p in points).encode()
+summary = {}
+
+
+def step(name):
+    def wrap(f):
+        try:
+            summary[name] = {'value': float(f())}
+        except Exception as e:  # recorded, so the comparison names the failing step
+            summary[name] = {'error': f'{type(e).__name__}: {e}'[:500]}
+        print(name, summary[name], flush=True)
+    return wrap
+
+
+def numbers(b):
+    return np.array(b.split(), dtype=float)
+
+
+def luminance(hdr):
+    """Mean luminance of a picture (its pixels through getinfo/rcalc-free numpy decoding)."""
+    k = hdr.index(b'\n\n') + 2
+    head = hdr[:k].decode('latin1')
+    exposure = np.prod([float(line[9:]) for line in head.split('\n')
+                        if line.startswith('EXPOSURE=')] or [1.0])
+    end = hdr.index(b'\n', k)
+    _, h, _, w = hdr[k:end].split()
+    h, w = int(h), int(w)
+    pos, pixels = end + 1, []
+    for _ in range(h):
+        pos += 4
+        planes = []
+        for _ in range(4):
+            plane = []
+            while len(plane) < w:
+                n = hdr[pos]
+                if n > 128:
+                    plane += [hdr[pos + 1]] * (n - 128)
+                    pos += 2
+                else:
+                    plane += list(hdr[pos + 1:pos + 1 + n])
+                    pos += 1 + n
+            planes.append(plane)
+        pixels += list(zip(*planes))
+    p = np.array(pixels, dtype=float)
+    f = np.where(p[:, 3] > 0, np.ldexp(1.0, (p[:, 3] - 136).astype(int)), 0.0)
+    return float((179 * ((p[:, :3] + 0.5) * f[:, None]) @ [0.265, 0.670, 0.065]).mean() / exposure)
+
+
+sky = pr.gensky(dt=datetime.datetime(2025, 6, 21, 12, 0), latitude=36.1, longitude=79.95,
+                timezone=75, sunny_with_sun=True)
+open('sky.rad', 'wb').write(sky + b'\nskyfunc glow sky_glow 0 0 4 1 1 1 0\n'
+                            b'sky_glow source sky 0 0 4 0 0 1 180\n'
+                            b'skyfunc glow ground_glow 0 0 4 1 1 1 0\n'
+                            b'ground_glow source ground 0 0 4 0 0 -1 180\n')
+open('scene.oct', 'wb').write(pr.oconv('sky.rad', office))
+
+
+@step('rtrace -I | rcalc: mean illuminance (lx)')
+def _():
+    irr = pr.rtrace(rays, 'scene.oct', irradiance=True, header=False, params=PARAMS)
+    return numbers(pr.rcalc(irr, expr='$1=179*(0.265*$1+0.67*$2+0.065*$3)')).mean()
+
+
+@step('rtrace -I | total -m: mean irradiance (W/m2, red)')
+def _():
+    irr = pr.rtrace(rays, 'scene.oct', irradiance=True, header=False, params=PARAMS)
+    return numbers(pr.total(irr, mean=True))[0]
+
+
+@step('getbbox: scene size (m)')
+def _():
+    b = np.array(pr.getbbox(office, header=False), dtype=float).ravel()
+    return (b[1] - b[0]) + (b[3] - b[2]) + (b[5] - b[4])
+
+
+@step('rpict | pfilt -x /2: mean luminance (cd/m2)')
+def _():
+    pic = pr.rpict(VIEW, 'scene.oct', xres=128, yres=128, params=PARAMS)
+    open('view.hdr', 'wb').write(pic)
+    return luminance(pr.pfilt(pic, xres='/2', yres='/2', gaussian_filter_radius=0.6))
+
+
+@step('evalglare: DGP')
+def _():
+    out = pr.evalglare('view.hdr').decode()
+    line = [l for l in out.splitlines() if l.startswith('dgp')][0]
+    return float(line.split()[1].rstrip(','))
+
+
+@step('vwrays | rtrace: mean of the view rays\' red radiance')
+def _():
+    vr = pr.vwrays(view=VIEW, xres=32, yres=32)
+    return numbers(pr.rtrace(vr, 'scene.oct', header=False, params=PARAMS)).reshape(-1, 3)[:, 0].mean()
+
+
+dome = ('#@rfluxmtx h=u u=Y\nvoid glow ground_glow 0 0 4 1 1 1 0\n'
+        'ground_glow source ground 0 0 4 0 0 -1 180\n'
+        '#@rfluxmtx h=r1 u=Y\nvoid glow sky_glow 0 0 4 1 1 1 0\n'
+        'sky_glow source sky 0 0 4 0 0 1 180\n')
+open('skydome.rad', 'w').write(dome)
+
+
+@step('rfluxmtx | gendaymtx | dctimestep | rmtxop -c: mean annual illuminance (lx)')
+def _():
+    dc = pr.rfluxmtx('skydome.rad', rays=rays, scene=[office],
+                     params=['-I+', '-y', str(len(points))] + PARAMS)
+    open('dc.mtx', 'wb').write(dc)
+    open('sky.mtx', 'wb').write(pr.gendaymtx(weather, mfactor=1))
+    open('ill.mtx', 'wb').write(pr.dctimestep('dc.mtx', 'sky.mtx'))
+    lux = pr.rmtxop('ill.mtx', outform='a', transform=[47.4, 119.9, 11.6])
+    return numbers(pr.getinfo(lux, strip_header=True)).mean()
+
+
+json.dump(summary, open(summary_path, 'w'), indent=1, sort_keys=True)
