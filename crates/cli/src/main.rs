@@ -21,6 +21,7 @@ mod oconv;
 mod output;
 mod pcompos;
 mod pfilt;
+mod pvalue;
 mod rcalc;
 mod rcontrib;
 mod rfluxmtx;
@@ -61,6 +62,7 @@ const MULTICALL: &[&str] = &[
     "rmtxop",
     "pfilt",
     "pcompos",
+    "pvalue",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -234,6 +236,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rmtxop" => rmtxop::run_radiance(args),
         "pfilt" => pfilt::run_radiance(args),
         "pcompos" => pcompos::run_radiance(args),
+        "pvalue" => pvalue::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

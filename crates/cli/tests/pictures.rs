@@ -140,3 +140,35 @@ fn bad_pictures_and_options_fail_without_output() {
         assert!(err.contains(want), "{program} {args:?}: {err}");
     }
 }
+
+#[test]
+fn pvalue_matches_radiance_byte_for_byte() {
+    for (args, golden) in [
+        (&["small.hdr"][..], "pvalue_default.txt"),
+        (
+            &["-o", "-h", "-H", "-dd", "pfilt_gauss_half.hdr"][..],
+            "pvalue_original.bin",
+        ),
+        (&["-b", "-e", "+1", "small.hdr"][..], "pvalue_bright.txt"),
+        (&["-n", "-d", "-R", "small.hdr"][..], "pvalue_planes.txt"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["small.hdr", "pfilt_gauss_half.hdr"] {
+            std::fs::copy(golden_dir().join(f), dir.path().join(f)).unwrap();
+        }
+        let exe = dir.path().join("pvalue");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &exe).unwrap();
+        let o = Command::new(&exe)
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let want = std::fs::read(golden_dir().join(golden)).unwrap();
+        assert!(o.stdout == want, "{args:?}: output differs from {golden}");
+    }
+}

@@ -15,3 +15,8 @@ cd "$here"
 "$bin/pfilt" -a -r 0.5 -x 64 -y 48 in.hdr > pfilt_up.hdr
 "$bin/pcompos" -a 2 -s 3 in.hdr small.hdr small.hdr > pcompos_rows.hdr
 "$bin/pcompos" -b 1 0 0.5 -x 50 -y 40 in.hdr 0 0 =00 small.hdr 45 35 > pcompos_placed.hdr
+# pvalue: positions and values; original values as doubles; brightness; non-interleaved.
+"$bin/pvalue" small.hdr > pvalue_default.txt
+"$bin/pvalue" -o -h -H -dd pfilt_gauss_half.hdr > pvalue_original.bin
+"$bin/pvalue" -b -e +1 small.hdr > pvalue_bright.txt
+"$bin/pvalue" -n -d -R small.hdr > pvalue_planes.txt
