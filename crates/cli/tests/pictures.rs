@@ -172,3 +172,31 @@ fn pvalue_matches_radiance_byte_for_byte() {
         assert!(o.stdout == want, "{args:?}: output differs from {golden}");
     }
 }
+
+/// `pvalue -r` turns RADIANCE's own `pvalue` text of a picture back into that picture.
+#[test]
+fn pvalue_reverse_rebuilds_the_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("pvalue");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &exe).unwrap();
+    let text = std::fs::read(golden_dir().join("pvalue_default.txt")).unwrap();
+    let mut child = Command::new(&exe)
+        .arg("-r")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &text).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let ours = HdrImage::decode(&o.stdout, "ours").unwrap();
+    let theirs = HdrImage::read(&golden_dir().join("small.hdr")).unwrap();
+    assert_eq!(ours.pixels, theirs.pixels);
+    // Too few values is an error, not a short picture.
+    let o = Command::new(&exe)
+        .args(["-r", "-h", "-H", "-d", "-y", "7", "+x", "9"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!o.status.success() && o.stdout.is_empty());
+}
