@@ -15,6 +15,8 @@ import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.dirname(here))
+import rgbe  # noqa: E402  (e2e/rgbe.py)
 rad_dir, work, summary_path = (os.path.abspath(a) for a in sys.argv[1:4])
 recipes = sys.argv[4:] or [
     'point-in-time-grid', 'point-in-time-view', 'daylight-factor', 'sky-view',
@@ -52,42 +54,11 @@ def read_values(path):
         k = b.index(b'\n\n') + 2
         head = b[:k].decode('latin1')
         if 'FORMAT=32-bit_rle_rgbe' in head:
-            return picture_luminance(b, head, k)
+            return rgbe.luminance(b)
         if 'FORMAT=float' in head:
             return np.frombuffer(b[k:], dtype='<f4').astype(float)
         b = b[k:]
     return np.array(b.split(), dtype=float)
-
-
-def picture_luminance(b, head, k):
-    exposure = 1.0
-    for line in head.split('\n'):
-        if line.startswith('EXPOSURE='):
-            exposure *= float(line[9:])
-    end = b.index(b'\n', k)
-    w = int(b[k:end].split()[3])
-    h = int(b[k:end].split()[1])
-    pos, pixels = end + 1, []
-    for _ in range(h):  # new-style run-length scanlines (what RADIANCE writes for 8..32767)
-        assert b[pos] == 2 and b[pos + 1] == 2
-        pos += 4
-        planes = []
-        for _ in range(4):
-            plane = []
-            while len(plane) < w:
-                n = b[pos]
-                if n > 128:
-                    plane += [b[pos + 1]] * (n - 128)
-                    pos += 2
-                else:
-                    plane += list(b[pos + 1:pos + 1 + n])
-                    pos += 1 + n
-            planes.append(plane)
-        pixels += list(zip(*planes))
-    p = np.array(pixels, dtype=float)
-    f = np.where(p[:, 3] > 0, np.ldexp(1.0, (p[:, 3] - 136).astype(int)), 0.0)
-    rgb = (p[:, :3] + 0.5) * f[:, None]
-    return 179 * (rgb @ [0.265, 0.670, 0.065]) / exposure
 
 
 RESULT_EXT = ('.res', '.ill', '.da', '.cda', '.udi', '.HDR')

@@ -15,6 +15,8 @@ import pyradiance as pr
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.dirname(here))
+import rgbe  # noqa: E402  (e2e/rgbe.py)
 work, summary_path = (os.path.abspath(a) for a in sys.argv[1:3])
 os.makedirs(work, exist_ok=True)
 os.chdir(work)
@@ -42,36 +44,6 @@ def step(name):
 
 def numbers(b):
     return np.array(b.split(), dtype=float)
-
-
-def luminance(hdr):
-    """Mean luminance of a picture (its pixels through getinfo/rcalc-free numpy decoding)."""
-    k = hdr.index(b'\n\n') + 2
-    head = hdr[:k].decode('latin1')
-    exposure = np.prod([float(line[9:]) for line in head.split('\n')
-                        if line.startswith('EXPOSURE=')] or [1.0])
-    end = hdr.index(b'\n', k)
-    _, h, _, w = hdr[k:end].split()
-    h, w = int(h), int(w)
-    pos, pixels = end + 1, []
-    for _ in range(h):
-        pos += 4
-        planes = []
-        for _ in range(4):
-            plane = []
-            while len(plane) < w:
-                n = hdr[pos]
-                if n > 128:
-                    plane += [hdr[pos + 1]] * (n - 128)
-                    pos += 2
-                else:
-                    plane += list(hdr[pos + 1:pos + 1 + n])
-                    pos += 1 + n
-            planes.append(plane)
-        pixels += list(zip(*planes))
-    p = np.array(pixels, dtype=float)
-    f = np.where(p[:, 3] > 0, np.ldexp(1.0, (p[:, 3] - 136).astype(int)), 0.0)
-    return float((179 * ((p[:, :3] + 0.5) * f[:, None]) @ [0.265, 0.670, 0.065]).mean() / exposure)
 
 
 sky = pr.gensky(dt=datetime.datetime(2025, 6, 21, 12, 0), latitude=36.1, longitude=79.95,
@@ -105,7 +77,7 @@ def _():
 def _():
     pic = pr.rpict(VIEW, 'scene.oct', xres=128, yres=128, params=PARAMS)
     open('view.hdr', 'wb').write(pic)
-    return luminance(pr.pfilt(pic, xres='/2', yres='/2', gaussian_filter_radius=0.6))
+    return rgbe.luminance(pr.pfilt(pic, xres='/2', yres='/2', gaussian_filter_radius=0.6)).mean()
 
 
 @step('evalglare: DGP')

@@ -15,6 +15,7 @@ mod getbbox;
 mod getinfo;
 mod glare;
 mod histo;
+mod input;
 mod install_links;
 mod live;
 mod oconv;

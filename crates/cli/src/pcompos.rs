@@ -7,7 +7,7 @@
 
 use anyhow::{bail, Context};
 use daylit_image::HdrImage;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: pcompos [-h][-x xres][-y yres][-b r g b][-a n [-s N][-o x0 y0]] \
@@ -30,24 +30,7 @@ fn int(args: &[String], k: usize, what: &str) -> anyhow::Result<i64> {
 }
 
 fn load(spec: &str) -> anyhow::Result<(String, HdrImage)> {
-    let (name, bytes) = if spec == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .context("pcompos: cannot read standard input")?;
-        ("<stdin>".to_string(), b)
-    } else if let Some(cmd) = spec.strip_prefix('!') {
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .with_context(|| format!("pcompos: cannot run {cmd}"))?;
-        ("<Command>".to_string(), o.stdout)
-    } else {
-        let b = std::fs::read(spec).with_context(|| format!("pcompos: {spec}: cannot open"))?;
-        (spec.to_string(), b)
-    };
+    let (name, bytes) = crate::input::read_operand("pcompos", spec)?;
     let img = HdrImage::decode(&bytes, &name).map_err(|e| anyhow::anyhow!("pcompos: {e}"))?;
     Ok((name, img))
 }

@@ -7,7 +7,7 @@
 use anyhow::{bail, Context};
 use daylit_image::filter::{pfilt, FilterOptions, Size};
 use daylit_image::HdrImage;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str =
@@ -94,20 +94,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         };
     }
     let options = &args[..i.min(args.len())];
-    let (name, bytes) = match &args[i.min(args.len())..] {
-        [] => {
-            let mut b = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut b)
-                .context("pfilt: cannot read standard input")?;
-            ("<stdin>".to_string(), b)
-        }
-        [f] => (
-            f.clone(),
-            std::fs::read(f).with_context(|| format!("pfilt: can't open file \"{f}\""))?,
-        ),
-        _ => bail!("pfilt: bad # file arguments ({USAGE})"),
-    };
+    let (name, bytes) = crate::input::read_single("pfilt", &args[i.min(args.len())..], USAGE)?;
     let input = HdrImage::decode(&bytes, &name).map_err(|e| anyhow::anyhow!("pfilt: {e}"))?;
     let f = pfilt(&input, &o).map_err(|e| anyhow::anyhow!("pfilt: {name}: {e}"))?;
     let mut image = f.image;

@@ -11,7 +11,7 @@
 use anyhow::{bail, Context};
 use daylit_image::filter::brightness;
 use daylit_image::HdrImage;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: pvalue [-r [-y N +x M]][-h][-H][-o][-u][-d[a|i|b|w|W|f|F|d|D]][-b|-p{r|g|b}][-n][-R][-e exp][-g gamma] [file]";
@@ -221,22 +221,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         o.standard_order = false;
     }
     let options = &args[..i];
-    let (name, bytes) = match &args[i..] {
-        [] => {
-            let mut b = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut b)
-                .context("pvalue: cannot read standard input")?;
-            ("<stdin>".to_string(), b)
-        }
-        [f] => (
-            f.clone(),
-            std::fs::read(f).with_context(|| format!("pvalue: can't open file \"{f}\""))?,
-        ),
-        _ => bail!(
-            "pvalue: bad # file arguments ({USAGE}; three files for -r are not supported yet)"
-        ),
-    };
+    let (name, bytes) = crate::input::read_single("pvalue", &args[i..], USAGE)?;
     let out = if o.to_picture {
         values_to_picture(&o, options, &bytes, &name)?
     } else {

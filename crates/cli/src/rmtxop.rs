@@ -10,7 +10,7 @@
 
 use anyhow::{bail, Context};
 use daylit_matrix::{self as mx, ops, Format, HeaderMode, Matrix, ReadOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str =
@@ -188,27 +188,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
 
 /// Reads one operand: a file, `-` (standard input) or `!command` (its output).
 fn load(spec: &str) -> anyhow::Result<Loaded> {
-    let (name, bytes) = if spec == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .context("rmtxop: cannot read standard input")?;
-        ("<stdin>".to_string(), b)
-    } else if let Some(cmd) = spec.strip_prefix('!') {
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .with_context(|| format!("rmtxop: cannot run {cmd}"))?;
-        if !o.status.success() {
-            bail!("rmtxop: command '{cmd}' failed ({})", o.status);
-        }
-        (spec.to_string(), o.stdout)
-    } else {
-        let b = std::fs::read(spec).with_context(|| format!("rmtxop: {spec}: cannot open"))?;
-        (spec.to_string(), b)
-    };
+    let (name, bytes) = crate::input::read_operand("rmtxop", spec)?;
     let head = &bytes[..bytes.len().min(4096)];
     let text = String::from_utf8_lossy(head);
     if text.trim_start().starts_with("<?xml") || spec.to_ascii_lowercase().ends_with(".xml") {

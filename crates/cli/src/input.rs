@@ -1,0 +1,43 @@
+//! Reading a program's inputs as RADIANCE's utilities name them: a file, `-` for standard
+//! input, or `!command` for a command's output.
+
+use anyhow::{bail, Context};
+use std::io::Read;
+
+/// The bytes of one input and the name errors give it (`<stdin>` for `-`).
+pub fn read_operand(program: &str, spec: &str) -> anyhow::Result<(String, Vec<u8>)> {
+    if spec == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .with_context(|| format!("{program}: cannot read standard input"))?;
+        Ok(("<stdin>".to_string(), b))
+    } else if let Some(cmd) = spec.strip_prefix('!') {
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .with_context(|| format!("{program}: cannot run {cmd}"))?;
+        if !o.status.success() {
+            bail!("{program}: command '{cmd}' failed ({})", o.status);
+        }
+        Ok((spec.to_string(), o.stdout))
+    } else {
+        let b = std::fs::read(spec).with_context(|| format!("{program}: {spec}: cannot open"))?;
+        Ok((spec.to_string(), b))
+    }
+}
+
+/// The one input after a program's options: the named file, or standard input when none.
+pub fn read_single(
+    program: &str,
+    rest: &[String],
+    usage: &str,
+) -> anyhow::Result<(String, Vec<u8>)> {
+    match rest {
+        [] => read_operand(program, "-"),
+        [f] if f != "-" => read_operand(program, f),
+        _ => bail!("{program}: bad # file arguments ({usage})"),
+    }
+}
