@@ -23,6 +23,8 @@ const SEEDS: &[&str] = &[
     "s = sqrt(Dx*Dx + Dy*Dy) / (Dz + 1e-3); t = atan2(Dy, Dx) + noise3(Px, Py, Pz);",
     "{ c { n } } a`ctx. = 1; b` = a`ctx. + max(1, 2, A3) + min(.5, 2.) + rand(Px);",
     "h(x) = h(x) + 1; loop = h(0); w = fnoise3(Px,Py,Pz)*turbulence(Px,Py,Pz,8);",
+    // rcalc's records: output columns, input columns, in(), cond, recno.
+    "$1 = $2*in(0) + recno; cond = $3 - 1; $4 = in(-1) + $99999999999; $2=outno*PI;",
 ];
 
 const TOKENS: &[&str] = &[
@@ -91,8 +93,13 @@ fn fuzz_never_panics() {
     let mut corpus: Vec<&str> = SEEDS.to_vec();
     corpus.extend(EMBEDDED_FILES.iter().map(|f| f.1));
     for i in 0..20_000 {
-        // A fresh environment now and then so redefinitions do not pile up.
-        let mut env = CalEnv::new();
+        // A fresh environment now and then so redefinitions do not pile up; every fifth
+        // one is a record environment (rcalc's).
+        let mut env = if i % 5 == 4 {
+            CalEnv::for_records()
+        } else {
+            CalEnv::new()
+        };
         let text = match i % 4 {
             3 => {
                 let n = r.below(80);
