@@ -209,6 +209,11 @@ pub trait RayContext {
     fn record_var(&self, _v: RecordVar) -> f64 {
         0.0
     }
+    /// The value of a name the program defined with [`CalEnv::define_external`], for these
+    /// arguments (none when the name is used as a variable).
+    fn external(&self, _id: u32, _args: &[f64]) -> f64 {
+        0.0
+    }
 }
 
 /// A plain [`RayContext`]: a table of ray variables plus real arguments.

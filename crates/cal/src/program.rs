@@ -65,6 +65,9 @@ enum Node {
     FuncRef(u32),
     /// A library function named as a value.
     LibRef(Builtin),
+    /// A function or variable the program supplies (`CalEnv::define_external`): id, start
+    /// and length of its arguments in `lists`.
+    External(u32, u32, u32),
     /// Link error (index in `errors`).
     Error(u32),
 }
@@ -115,6 +118,7 @@ struct Program {
 enum Resolved {
     Slot(u32),
     Lib(Builtin),
+    External(u32),
     Undefined,
 }
 
@@ -142,6 +146,8 @@ pub struct CalEnv {
     linked_at: u64,
     /// A record environment (rcalc's): `$N` is an input column.
     records: bool,
+    /// Names answered by the program through [`RayContext::external`], by id.
+    externals: HashMap<String, u32>,
 }
 
 impl Default for CalEnv {
@@ -167,7 +173,7 @@ impl CalEnv {
     /// An environment with the ray variables, the native library and the
     /// embedded `rayinit.cal` loaded.
     pub fn new() -> Self {
-        let mut env = Self::bare(false);
+        let mut env = Self::bare(false, true);
         let text = embedded_file("rayinit.cal").unwrap_or("");
         // The embedded library is tested to parse; ignore the impossible error.
         let _ = env.load_scope(0, "rayinit.cal", text);
@@ -177,7 +183,7 @@ impl CalEnv {
     /// Like [`CalEnv::new`] but reads `rayinit.cal` from `path` when found
     /// there (as RADIANCE does), falling back to the embedded copy.
     pub fn with_raypath(path: &RayPath) -> Result<Self, CalError> {
-        let mut env = Self::bare(false);
+        let mut env = Self::bare(false, true);
         match path.find("rayinit.cal") {
             Some(p) => {
                 let text = read_text(&p)?;
@@ -195,7 +201,7 @@ impl CalEnv {
     /// [`RecordVar`]), statements may define output columns `$N`, and
     /// `in(n)`, `recno`, `outno` and `PI` are defined. No ray variables.
     pub fn for_records() -> Self {
-        let mut env = Self::bare(true);
+        let mut env = Self::bare(true, false);
         for (name, v) in [("recno", RecordVar::RecNo), ("outno", RecordVar::OutNo)] {
             let d = Definition {
                 name: name.to_string(),
@@ -207,6 +213,17 @@ impl CalEnv {
         }
         let _ = env.load_scope(0, "<builtin>", "PI : 3.14159265358979323846;");
         env
+    }
+
+    /// Makes `name` a function (or, used without arguments, a variable) whose value the
+    /// evaluating program gives through [`RayContext::external`] with this id and the call's
+    /// arguments, as pcomb's `ri(n, dx, dy)` or `x`. Definitions in the text hide it; it
+    /// hides a library function of the same name.
+    pub fn define_external(&mut self, name: &str) -> u32 {
+        let next = self.externals.len() as u32;
+        let id = *self.externals.entry(name.to_string()).or_insert(next);
+        self.relink();
+        id
     }
 
     /// Output columns defined so far (`$N = ...`), in column order.
@@ -227,7 +244,13 @@ impl CalEnv {
         matches!(self.slots.get(v.0 as usize).and_then(|s| s.def.as_ref()), Some(d) if d.constant)
     }
 
-    fn bare(records: bool) -> Self {
+    /// calcomp with only its built-in functions: no ray variables, no `rayinit.cal`, no
+    /// records (pcomb's starting point; the program adds its names).
+    pub fn plain() -> Self {
+        Self::bare(false, false)
+    }
+
+    fn bare(records: bool, ray_vars: bool) -> Self {
         let mut env = CalEnv {
             scopes: vec![String::new()],
             scope_index: HashMap::from([(String::new(), 0)]),
@@ -242,8 +265,9 @@ impl CalEnv {
             defined_at: HashMap::new(),
             linked_at: 0,
             records,
+            externals: HashMap::new(),
         };
-        for v in RayVar::ALL.into_iter().filter(|_| !records) {
+        for v in RayVar::ALL.into_iter().filter(|_| ray_vars) {
             env.define(
                 0,
                 Definition {
@@ -399,6 +423,9 @@ impl CalEnv {
     fn resolve(&self, scope: u32, name: &str) -> Resolved {
         if let Some(s) = self.lookup_slot(scope, name) {
             return Resolved::Slot(s);
+        }
+        if let Some(&id) = self.externals.get(name.trim_matches('`')) {
+            return Resolved::External(id);
         }
         match Builtin::from_name(name.trim_matches('`')) {
             Some(Builtin::In) if !self.records => Resolved::Undefined,
@@ -576,7 +603,7 @@ impl CalEnv {
                     push_slot(s, &mut stack);
                     stack.extend_from_slice(&self.prog.lists[a as usize..(a + l) as usize]);
                 }
-                Node::Lib(_, a, l) | Node::CallParam(_, a, l) => {
+                Node::Lib(_, a, l) | Node::CallParam(_, a, l) | Node::External(_, a, l) => {
                     stack.extend_from_slice(&self.prog.lists[a as usize..(a + l) as usize]);
                 }
                 Node::Neg(a) | Node::Lib1(_, a) => stack.push(a),
@@ -732,6 +759,7 @@ impl CalEnv {
                 Resolved::Slot(s) if self.is_func_slot(s) => self.push(Node::FuncRef(s)),
                 Resolved::Slot(s) => self.push(Node::Var(s)),
                 Resolved::Lib(b) => self.push(Node::LibRef(b)),
+                Resolved::External(id) => self.push(Node::External(id, 0, 0)),
                 Resolved::Undefined => self.error_node(source, *pos, name, "undefined variable"),
             },
             Expr::Call {
@@ -778,6 +806,10 @@ impl CalEnv {
                         }
                         let (a, l) = self.compile_list(args, scope, source);
                         self.push(Node::Lib(b, a, l))
+                    }
+                    Resolved::External(id) => {
+                        let (a, l) = self.compile_list(args, scope, source);
+                        self.push(Node::External(id, a, l))
                     }
                     Resolved::Undefined => {
                         self.error_node(source, *pos, name, "undefined function")
@@ -891,7 +923,7 @@ impl CalEnv {
                 }
                 self.call(FuncId::Builtin(b), args, &mut st, &NoRay)
             }
-            Resolved::Undefined => return None,
+            Resolved::External(_) | Resolved::Undefined => return None,
         };
         st.error().is_none().then_some(v)
     }
@@ -944,6 +976,7 @@ impl CalEnv {
             Node::Param(_) => (true, true),
             Node::Ray(_)
             | Node::Record(_)
+            | Node::External(..)
             | Node::ArgConst(_)
             | Node::Error(_)
             | Node::FuncRef(_)
@@ -1019,7 +1052,10 @@ impl CalEnv {
                             .map(|x| x.1),
                     );
                 }
-                Node::Lib(_, a, l) | Node::Call(_, a, l) | Node::CallParam(_, a, l) => {
+                Node::Lib(_, a, l)
+                | Node::Call(_, a, l)
+                | Node::CallParam(_, a, l)
+                | Node::External(_, a, l) => {
                     stack.extend_from_slice(&self.prog.lists[a as usize..(a + l) as usize]);
                 }
                 _ => {}
@@ -1236,6 +1272,20 @@ impl CalEnv {
             Node::Lib(b, a, l) => {
                 let args = &p.lists[a as usize..(a + l) as usize];
                 self.lib_nodes(b, args, frame, st, ctx)
+            }
+            Node::External(id, a, l) => {
+                const MAX_ARGS: usize = 8;
+                if l as usize > MAX_ARGS {
+                    st.fail(EvalError::Link(format!(
+                        "too many arguments ({l}) to a program function"
+                    )));
+                    return 0.0;
+                }
+                let mut vals = [0.0; MAX_ARGS];
+                for (k, &n) in p.lists[a as usize..(a + l) as usize].iter().enumerate() {
+                    vals[k] = self.eval(n, frame, st, ctx);
+                }
+                ctx.external(id, &vals[..l as usize])
             }
             Node::Call(s, a, l) => self.call_user(s, a, l, frame, st, ctx),
             Node::CallParam(pi, a, l) => self.call_param(pi, a, l, frame, st, ctx),

@@ -333,3 +333,34 @@ fn record_environment_reads_columns_and_defines_outputs() {
     assert!(ray.load_str("e", "$1 = 2;").is_err());
     assert!(ray.compile_expr("in(1)").is_err());
 }
+
+/// Names the program answers (pcomb's `ri(n, dx, dy)`, `x`): evaluated through the context
+/// with the call's arguments, hidden by a definition of the same name.
+#[test]
+fn external_names_are_answered_by_the_context() {
+    struct Ctx;
+    impl daylit_cal::RayContext for Ctx {
+        fn ray_var(&self, _v: daylit_cal::RayVar) -> f64 {
+            0.0
+        }
+        fn args(&self) -> &[f64] {
+            &[]
+        }
+        fn external(&self, id: u32, args: &[f64]) -> f64 {
+            100.0 * f64::from(id) + args.iter().sum::<f64>() + args.len() as f64 / 10.0
+        }
+    }
+    let mut env = daylit_cal::CalEnv::new();
+    let ri = env.define_external("ri");
+    let x = env.define_external("x");
+    assert_eq!((ri, x), (0, 1));
+    env.load_str("e", "a = ri(2) + ri(1, -3, 4); b = x * 2; c = ri(1, 2);")
+        .unwrap();
+    let mut st = daylit_cal::EvalState::new();
+    let a = env.variable("a").unwrap();
+    assert!((env.eval_var(a, &mut st, &Ctx) - (2.1 + 2.3)).abs() < 1e-12);
+    let b = env.variable("b").unwrap();
+    assert_eq!(env.eval_var(b, &mut st, &Ctx), 200.0);
+    env.load_str("e2", "x = 7;").unwrap();
+    assert_eq!(env.eval_var(b, &mut st, &Ctx), 14.0);
+}

@@ -20,6 +20,7 @@ mod install_links;
 mod live;
 mod oconv;
 mod output;
+mod pcomb;
 mod pcompos;
 mod pfilt;
 mod pvalue;
@@ -64,6 +65,7 @@ const MULTICALL: &[&str] = &[
     "pfilt",
     "pcompos",
     "pvalue",
+    "pcomb",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -238,6 +240,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pfilt" => pfilt::run_radiance(args),
         "pcompos" => pcompos::run_radiance(args),
         "pvalue" => pvalue::run_radiance(args),
+        "pcomb" => pcomb::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -110,6 +110,32 @@ fn pcompos_matches_radiance_pixel_for_pixel() {
 }
 
 #[test]
+fn pcomb_matches_radiance_pixel_for_pixel() {
+    check(
+        "pcomb",
+        &[
+            "-e",
+            "ro=ri(1,2,-1);go=gi(1,-1,3);bo=bi(1)*x/xres+y",
+            "in.hdr",
+        ],
+        "pcomb_offsets.hdr",
+    );
+    check(
+        "pcomb",
+        &[
+            "-x", "xmax/3", "-y", "ymax*2", "-s", "0.5", "in.hdr", "-o", "-c", "1", "0", "2",
+            "in.hdr",
+        ],
+        "pcomb_sum.hdr",
+    );
+    check(
+        "pcomb",
+        &["-x", "10", "-y", "8", "-e", "lo=x*y/PI"],
+        "pcomb_noinput.hdr",
+    );
+}
+
+#[test]
 fn bad_pictures_and_options_fail_without_output() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -117,13 +143,18 @@ fn bad_pictures_and_options_fail_without_output() {
         "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n\x01",
     )
     .unwrap();
-    std::fs::copy(golden_dir().join("in.hdr"), dir.path().join("in.hdr")).unwrap();
+    for f in ["in.hdr", "small.hdr"] {
+        std::fs::copy(golden_dir().join(f), dir.path().join(f)).unwrap();
+    }
     for (program, args, want) in [
         ("pfilt", &["bad.hdr"][..], "bad.hdr"),
         ("pfilt", &["-n", "4", "in.hdr"][..], "star patterns"),
         ("pfilt", &["-x", "/0", "in.hdr"][..], "positive divisor"),
         ("pcompos", &["-la", "in.hdr", "0", "0"][..], "labels"),
         ("pcompos", &["in.hdr", "0"][..], "y position"),
+        ("pcomb", &["-e", "ro=Ox(1)", "in.hdr"][..], "Ox"),
+        ("pcomb", &["in.hdr", "small.hdr"][..], "resolution mismatch"),
+        ("pcomb", &["-ff", "in.hdr"][..], "-ff"),
     ] {
         let exe = dir.path().join(program);
         let _ = std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &exe);

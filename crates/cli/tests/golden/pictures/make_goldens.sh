@@ -20,3 +20,7 @@ cd "$here"
 "$bin/pvalue" -o -h -H -dd pfilt_gauss_half.hdr > pvalue_original.bin
 "$bin/pvalue" -b -e +1 small.hdr > pvalue_bright.txt
 "$bin/pvalue" -n -d -R small.hdr > pvalue_planes.txt
+# pcomb: offsets and positions; scaled inputs resized; no input at all.
+"$bin/pcomb" -e 'ro=ri(1,2,-1);go=gi(1,-1,3);bo=bi(1)*x/xres+y' in.hdr > pcomb_offsets.hdr
+"$bin/pcomb" -x xmax/3 -y 'ymax*2' -s 0.5 in.hdr -o -c 1 0 2 in.hdr > pcomb_sum.hdr
+"$bin/pcomb" -x 10 -y 8 -e 'lo=x*y/PI' > pcomb_noinput.hdr
