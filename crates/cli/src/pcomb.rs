@@ -159,8 +159,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                     i += 1;
                 }
                 "-c" => {
-                    for k in 0..3 {
-                        coef[k] *= num(k + 1)?;
+                    for (k, c) in coef.iter_mut().enumerate() {
+                        *c *= num(k + 1)?;
                     }
                     i += 3;
                 }
