@@ -98,6 +98,19 @@ struct Record {
 }
 
 impl Record {
+    /// No record yet, read as `o` says.
+    fn empty(o: &Options) -> Record {
+        Record {
+            text: Vec::new(),
+            values: Vec::new(),
+            binary: o.input.is_some(),
+            blanks_equal: o.blanks_equal,
+            sep: o.sep,
+            recno: 0.0,
+            outno: 0.0,
+        }
+    }
+
     /// Byte offset of column `n` (from 1) in a text record.
     fn column_start(&self, n: u32) -> usize {
         let t = &self.text;
@@ -292,19 +305,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         if !files.is_empty() {
             bail!("rcalc: file argument(s) incompatible with -n");
         }
-        let rec = Record {
-            text: Vec::new(),
-            values: Vec::new(),
-            binary: false,
-            blanks_equal: o.blanks_equal,
-            sep: o.sep,
-            recno: 0.0,
-            outno: 0.0,
-        };
         let mut st = EvalState::for_env(&program.env);
         let mut buf = Vec::new();
-        program.write_record(&rec, &o, &mut st, &mut buf)?;
-        out.write_all(&buf)
+        program.write_record(&Record::empty(&o), &o, &mut st, &mut buf)?;
+        out.write_all(&buf).and_then(|_| out.flush())
     } else {
         let mut counts = (0u64, 0u64);
         if files.is_empty() {
@@ -354,15 +358,7 @@ impl Program {
         out: &mut impl Write,
     ) -> std::io::Result<()> {
         let mut st = EvalState::for_env(&self.env);
-        let mut rec = Record {
-            text: Vec::new(),
-            values: Vec::new(),
-            binary: o.input.is_some(),
-            blanks_equal: o.blanks_equal,
-            sep: o.sep,
-            recno: 0.0,
-            outno: 0.0,
-        };
+        let mut rec = Record::empty(o);
         let mut raw = Vec::new();
         let mut buf = Vec::new();
         loop {
