@@ -26,6 +26,7 @@ mod pfilt;
 mod pvalue;
 mod rcalc;
 mod rcontrib;
+mod record_format;
 mod rfluxmtx;
 mod rlam;
 mod rmtxop;

@@ -3,10 +3,11 @@
 //! transformed by calcomp definitions (`-e`, `-f`, read through `crates/cal`
 //! as a record environment: `$N` input columns, `$N = ...` output columns,
 //! `in(n)`, `cond`, `recno`, `outno`) into one output record, text (`%.9g`,
-//! separator between columns) or binary (`-od`/`-of`). No header is read or
-//! written, as in RADIANCE's. `-in`/`-on` limit records over all files; `-n`
-//! writes one record from no input. Record formats (`-i fmt`, `-o fmt`) and
-//! passive mode (`-p`, `-P`) are refused.
+//! separator between columns), binary (`-od`/`-of`) or through an output record
+//! format (`-o fmt`, `crate::record_format`, with `-s` strings). No header is
+//! read or written, as in RADIANCE's. `-in`/`-on` limit records over all files;
+//! `-n` writes one record from no input. Input record formats (`-i fmt`) and
+//! passive mode (`-p`, `-P`, which needs them) are refused.
 
 use anyhow::{bail, Context};
 use daylit_cal::{CalEnv, EvalState, RayContext, RayPath, RayVar, RecordVar, VarId};
@@ -14,7 +15,7 @@ use daylit_coefficients::rfluxmtx::format_g_digits;
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: rcalc [-b][-l][-n][-w][-u][-tS][-s svar=sval][-e expr][-f source][-i{a|d|f|D|F}[N]][-o{a|d|f|D|F}][-in M][-on M] [file ..]";
+const USAGE: &str = "usage: rcalc [-b][-l][-n][-w][-u][-tS][-s svar=sval][-e expr][-f source][-i{a|d|f|D|F}[N]][-o{a|d|f|D|F}|-o format][-in M][-on M] [file ..]";
 
 /// Binary value types of `-i`/`-o`: `d`/`f`, upper case byte-swapped.
 #[derive(Clone, Copy, PartialEq)]
@@ -84,6 +85,10 @@ struct Options {
     out_limit: u64,
     flush: bool,
     no_input: bool,
+    /// `-o format`: an output record format (file or inline).
+    out_format: Option<String>,
+    /// `-s svar=sval`, in order.
+    presets: Vec<(String, String)>,
 }
 
 /// One input record as the definitions see it.
@@ -198,6 +203,7 @@ struct Program {
     env: CalEnv,
     cond: Option<VarId>,
     columns: Vec<(u32, VarId)>,
+    format: Option<crate::record_format::Output>,
 }
 
 /// `rcalc` with RADIANCE's arguments.
@@ -211,6 +217,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         out_limit: 0,
         flush: false,
         no_input: false,
+        out_format: None,
+        presets: Vec::new(),
     };
     let mut env = CalEnv::for_records();
     let raypath = RayPath::from_env();
@@ -259,9 +267,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             // refused below; without them it changes nothing, as in RADIANCE.
             (Some(b's'), None) => {
                 let s = value("-s")?;
-                if !s.contains('=') {
-                    bail!("rcalc: -s {s}: svar=sval expected");
-                }
+                let (name, val) = s
+                    .split_once('=')
+                    .with_context(|| format!("rcalc: -s {s}: svar=sval expected"))?;
+                o.presets.push((name.trim().to_string(), val.to_string()));
             }
             (Some(b'i'), Some(b'n')) if a.len() == 3 => o.in_limit = count(value("-in")?)?,
             (Some(b'o'), Some(b'n')) if a.len() == 3 => o.out_limit = count(value("-on")?)?,
@@ -286,19 +295,20 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             (Some(b'o'), Some(c)) if Binary::parse(c).is_some() => {
                 o.output = Binary::parse(c);
             }
-            (Some(b'i' | b'o'), None) => {
+            (Some(b'o'), None) => o.out_format = Some(value("-o")?.to_string()),
+            (Some(b'i'), None) => {
                 let f = value(opt)?;
-                bail!("rcalc: record format \"{f}\": -i/-o record formats are not supported by daylit yet");
+                bail!("rcalc: input record format \"{f}\": -i formats are not supported by daylit yet (-o formats are)");
             }
             (Some(b'p' | b'P'), None) => bail!(
-                "rcalc: {opt}: passive mode needs record formats (-i/-o), which daylit does not support yet"
+                "rcalc: {opt}: passive mode needs an input record format (-i), which daylit does not support yet"
             ),
             _ => bail!("rcalc: unknown option {opt} ({USAGE})"),
         }
         i += 1;
     }
     let files = &args[i..];
-    let program = Program::new(env)?;
+    let program = Program::new(env, &o)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = if o.no_input {
@@ -339,13 +349,27 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
 }
 
 impl Program {
-    fn new(env: CalEnv) -> anyhow::Result<Program> {
+    fn new(mut env: CalEnv, o: &Options) -> anyhow::Result<Program> {
         let cond = env.variable("cond");
         if cond.is_some_and(|c| env.is_constant(c)) {
             bail!("rcalc: cond: defined as constant");
         }
         let columns = env.output_columns();
-        Ok(Program { env, cond, columns })
+        let format = match &o.out_format {
+            Some(spec) => {
+                let fields = crate::record_format::read(spec)?;
+                Some(crate::record_format::Output::new(
+                    fields, &mut env, &o.presets,
+                )?)
+            }
+            None => None,
+        };
+        Ok(Program {
+            env,
+            cond,
+            columns,
+            format,
+        })
     }
 
     /// Transforms every record of one input; `counts` (records read,
@@ -414,6 +438,11 @@ impl Program {
         st: &mut EvalState,
         buf: &mut Vec<u8>,
     ) -> std::io::Result<()> {
+        if let Some(f) = &self.format {
+            return f
+                .write(&self.env, st, rec, o.blanks_equal, buf)
+                .map_err(|e| std::io::Error::other(e.to_string()));
+        }
         let ids: Vec<VarId> = self.columns.iter().map(|c| c.1).collect();
         let mut values = vec![0.0; ids.len()];
         self.env.eval_vars(&ids, &mut values, st, rec);

@@ -842,12 +842,50 @@ fn rcalc_transforms_records_as_radiance_does() {
     assert_eq!(o, "0.333333333\t3.14159265\n");
 }
 
+/// Output record formats (`-o`): field widths, justification and number forms as RADIANCE
+/// 6.0a's rcalc writes them.
+#[test]
+fn rcalc_output_formats_match_radiance() {
+    let dir = tempfile::tempdir().unwrap();
+    let rcalc = dir.path().join("rcalc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
+    let input = "1 2 3\n4.5\t-6e2   7\n 8 9\n0.1 0.2 0.3 0.4 0.5\n";
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["-o", "x=${x} y=${y}", "-e", "x=$1;y=$2*1000"],
+            "x=1    y=2000|x=4.5  y=-600000|x=8    y=9000|x=0.1  y=200|",
+        ),
+        (
+            &["-o", "${a},${b},${c}", "-e", "a=$1;b=$2/3;c=$3"],
+            "   1,0.666667,3| 4.5,-200,7|   8,3,0| 0.1,0.0666667,0.3|",
+        ),
+        (
+            &["-s", "name=abcdefgh", "-o", "$(name):${x} $$", "-e", "x=$1"],
+            "abcdefgh:1    $|abcdefgh:4.5  $|abcdefgh:8    $|abcdefgh:0.1  $|",
+        ),
+        (
+            &["-o", "${xxxxxxxxxxxxxxx}", "-e", "xxxxxxxxxxxxxxx=$2/7"],
+            "2.8571428571429e-01|-8.5714285714286e+01|1.2857142857143e+00|2.8571428571429e-02|",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = run_with_input(Command::new(&rcalc).args(args), input.as_bytes());
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = String::from_utf8(o.stdout).unwrap().replace('\n', "|");
+        assert_eq!(got, want, "{args:?}");
+    }
+}
+
 #[test]
 fn rcalc_refuses_what_it_cannot_do() {
     let dir = tempfile::tempdir().unwrap();
     let rcalc = dir.path().join("rcalc");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["-e", "cond:1;$1=1"], "cond: defined as constant"),
         (
             &["-e", "$1=undefinedvar"],
@@ -858,8 +896,10 @@ fn rcalc_refuses_what_it_cannot_do() {
         (&["-e", "$1=1", "-x"], "unknown option -x"),
         (
             &["-i", "${x}", "-e", "$1=x"],
-            "record formats are not supported",
+            "-i formats are not supported",
         ),
+        (&["-o", "$(nothing)"], "nothing: undefined string"),
+        (&["-o", "${x"], "'}' missing"),
         (&["-e", "$1=1", "missing.txt"], "missing.txt: cannot open"),
     ];
     for (args, want) in cases {
