@@ -4,10 +4,11 @@
 //! as a record environment: `$N` input columns, `$N = ...` output columns,
 //! `in(n)`, `cond`, `recno`, `outno`) into one output record, text (`%.9g`,
 //! separator between columns), binary (`-od`/`-of`) or through an output record
-//! format (`-o fmt`, `crate::record_format`, with `-s` strings). No header is
-//! read or written, as in RADIANCE's. `-in`/`-on` limit records over all files;
-//! `-n` writes one record from no input. Input record formats (`-i fmt`) and
-//! passive mode (`-p`, `-P`, which needs them) are refused.
+//! format (`-o fmt`). Input records may be matched by a record format instead
+//! (`-i fmt`, its fields are variables; `-l` matches across lines; `-p`/`-P`
+//! pass unmatched text through), see `crate::record_format`; `-s` presets
+//! string fields. No header is read or written, as in RADIANCE's. `-in`/`-on`
+//! limit records over all files; `-n` writes one record from no input.
 
 use anyhow::{bail, Context};
 use daylit_cal::{CalEnv, EvalState, RayContext, RayPath, RayVar, RecordVar, VarId};
@@ -15,7 +16,7 @@ use daylit_coefficients::rfluxmtx::format_g_digits;
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: rcalc [-b][-l][-n][-w][-u][-tS][-s svar=sval][-e expr][-f source][-i{a|d|f|D|F}[N]][-o{a|d|f|D|F}|-o format][-in M][-on M] [file ..]";
+const USAGE: &str = "usage: rcalc [-b][-l][-n][-w][-u][-tS][-s svar=sval][-e expr][-f source][-l][-p|-P][-i{a|d|f|D|F}[N]|-i format][-o{a|d|f|D|F}|-o format][-in M][-on M] [file ..]";
 
 /// Binary value types of `-i`/`-o`: `d`/`f`, upper case byte-swapped.
 #[derive(Clone, Copy, PartialEq)]
@@ -85,8 +86,15 @@ struct Options {
     out_limit: u64,
     flush: bool,
     no_input: bool,
-    /// `-o format`: an output record format (file or inline).
-    out_format: Option<String>,
+    /// `-o format`: an output record format (file or inline), and whether a newline ends
+    /// it (not when `-l` came before it).
+    out_format: Option<(String, bool)>,
+    /// `-i format`: an input record format, likewise.
+    in_format: Option<(String, bool)>,
+    /// `-l`: input formats match across newlines.
+    ignore_newlines: bool,
+    /// `-p` (1) or `-P` (-1): pass unmatched text (and failed records) through.
+    passive: i8,
     /// `-s svar=sval`, in order.
     presets: Vec<(String, String)>,
 }
@@ -100,6 +108,8 @@ struct Record {
     sep: u8,
     recno: f64,
     outno: f64,
+    /// Values of an input format's numeric fields.
+    ext: Vec<f64>,
 }
 
 impl Record {
@@ -113,6 +123,7 @@ impl Record {
             sep: o.sep,
             recno: 0.0,
             outno: 0.0,
+            ext: Vec::new(),
         }
     }
 
@@ -196,6 +207,9 @@ impl RayContext for Record {
             RecordVar::OutNo => self.outno,
         }
     }
+    fn external(&self, id: u32, _args: &[f64]) -> f64 {
+        self.ext.get(id as usize).copied().unwrap_or(0.0)
+    }
 }
 
 /// The compiled definitions and what each record evaluates.
@@ -204,6 +218,8 @@ struct Program {
     cond: Option<VarId>,
     columns: Vec<(u32, VarId)>,
     format: Option<crate::record_format::Output>,
+    input_format: Option<crate::record_format::InputFormat>,
+    presets: std::collections::HashMap<String, String>,
 }
 
 /// `rcalc` with RADIANCE's arguments.
@@ -218,6 +234,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         flush: false,
         no_input: false,
         out_format: None,
+        in_format: None,
+        ignore_newlines: false,
+        passive: 0,
         presets: Vec::new(),
     };
     let mut env = CalEnv::for_records();
@@ -240,9 +259,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         };
         match (a.get(1).copied(), a.get(2).copied()) {
             (Some(b'b'), _) => o.blanks_equal = !o.blanks_equal,
-            // -l only changes how record formats match; with plain columns
-            // lines are records either way.
-            (Some(b'l'), _) => {}
+            (Some(b'l'), _) => o.ignore_newlines = !o.ignore_newlines,
             // Warnings (division by zero ...) are never printed.
             (Some(b'w'), _) => {}
             (Some(b'u'), _) => o.flush = !o.flush,
@@ -278,10 +295,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             (Some(b'o'), Some(b'a')) => o.output = None,
             (Some(b'i'), Some(c)) if Binary::parse(c).is_some() => {
                 let kind = Binary::parse(c).expect("checked");
-                let digits: String = opt[3..]
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
+                let digits: String = opt[3..].chars().take_while(char::is_ascii_digit).collect();
                 let n = if digits.is_empty() {
                     1
                 } else {
@@ -295,19 +309,22 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             (Some(b'o'), Some(c)) if Binary::parse(c).is_some() => {
                 o.output = Binary::parse(c);
             }
-            (Some(b'o'), None) => o.out_format = Some(value("-o")?.to_string()),
-            (Some(b'i'), None) => {
-                let f = value(opt)?;
-                bail!("rcalc: input record format \"{f}\": -i formats are not supported by daylit yet (-o formats are)");
+            (Some(b'o'), None) => {
+                o.out_format = Some((value("-o")?.to_string(), !o.ignore_newlines))
             }
-            (Some(b'p' | b'P'), None) => bail!(
-                "rcalc: {opt}: passive mode needs an input record format (-i), which daylit does not support yet"
-            ),
+            (Some(b'i'), None) => {
+                o.in_format = Some((value("-i")?.to_string(), !o.ignore_newlines))
+            }
+            (Some(b'p'), None) => o.passive = 1,
+            (Some(b'P'), None) => o.passive = -1,
             _ => bail!("rcalc: unknown option {opt} ({USAGE})"),
         }
         i += 1;
     }
     let files = &args[i..];
+    if o.passive != 0 && (o.in_format.is_none() || o.out_format.is_none()) {
+        bail!("rcalc: options -p and -P require -i and -o formats");
+    }
     let program = Program::new(env, &o)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -317,7 +334,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
         let mut st = EvalState::for_env(&program.env);
         let mut buf = Vec::new();
-        program.write_record(&Record::empty(&o), &o, &mut st, &mut buf)?;
+        program.write_record(&Record::empty(&o), &o, &mut st, &program.presets, &mut buf)?;
         out.write_all(&buf).and_then(|_| out.flush())
     } else {
         let mut counts = (0u64, 0u64);
@@ -355,12 +372,18 @@ impl Program {
             bail!("rcalc: cond: defined as constant");
         }
         let columns = env.output_columns();
+        // The input format's variables first: output expressions may use them.
+        let input_format = match &o.in_format {
+            Some((spec, newline)) => Some(crate::record_format::InputFormat::new(
+                crate::record_format::read(spec, *newline)?,
+                &mut env,
+            )),
+            None => None,
+        };
         let format = match &o.out_format {
-            Some(spec) => {
-                let fields = crate::record_format::read(spec)?;
-                Some(crate::record_format::Output::new(
-                    fields, &mut env, &o.presets,
-                )?)
+            Some((spec, newline)) => {
+                let fields = crate::record_format::read(spec, *newline)?;
+                Some(crate::record_format::Output::new(fields, &mut env)?)
             }
             None => None,
         };
@@ -369,6 +392,8 @@ impl Program {
             cond,
             columns,
             format,
+            input_format,
+            presets: o.presets.iter().cloned().collect(),
         })
     }
 
@@ -381,6 +406,9 @@ impl Program {
         counts: &mut (u64, u64),
         out: &mut impl Write,
     ) -> std::io::Result<()> {
+        if let Some(fmt) = &self.input_format {
+            return self.run_formatted(fmt, input, o, counts, out);
+        }
         let mut st = EvalState::for_env(&self.env);
         let mut rec = Record::empty(o);
         let mut raw = Vec::new();
@@ -421,12 +449,67 @@ impl Program {
                 }
             }
             buf.clear();
-            self.write_record(&rec, o, &mut st, &mut buf)?;
+            self.write_record(&rec, o, &mut st, &self.presets, &mut buf)?;
             out.write_all(&buf)?;
             if o.flush {
                 out.flush()?;
             }
             counts.1 += 1;
+        }
+    }
+
+    /// [`Program::run`] for records matched by an input format.
+    fn run_formatted(
+        &self,
+        fmt: &crate::record_format::InputFormat,
+        input: &mut impl BufRead,
+        o: &Options,
+        counts: &mut (u64, u64),
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
+        let mut bytes = Vec::new();
+        input.read_to_end(&mut bytes)?;
+        let matching = crate::record_format::Matching {
+            blanks_equal: o.blanks_equal,
+            ignore_newlines: o.ignore_newlines,
+            passive: o.passive,
+        };
+        let mut m = crate::record_format::Matcher::new(fmt, matching, &bytes, &o.presets);
+        let mut st = EvalState::for_env(&self.env);
+        let mut rec = Record::empty(o);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            let limited = o.in_limit > 0 && counts.0 >= o.in_limit
+                || o.out_limit > 0 && counts.1 >= o.out_limit;
+            if limited || !m.next_record(&mut buf) {
+                if !limited {
+                    m.finish(&mut buf);
+                }
+                return out.write_all(&buf);
+            }
+            counts.0 += 1;
+            rec.recno = counts.0 as f64;
+            rec.outno = (counts.1 + 1) as f64;
+            rec.ext = m.values.iter().map(|v| v.unwrap_or(0.0)).collect();
+            let pass = match self.cond {
+                Some(c) => {
+                    let mut v = [0.0];
+                    self.env.eval_vars(&[c], &mut v, &mut st, &rec);
+                    self.check(&mut st)?;
+                    v[0] > 0.0
+                }
+                None => true,
+            };
+            m.advance(!pass, &mut buf);
+            if pass {
+                self.write_record(&rec, o, &mut st, &m.strings, &mut buf)?;
+                counts.1 += 1;
+            }
+            out.write_all(&buf)?;
+            if o.flush {
+                out.flush()?;
+            }
         }
     }
 
@@ -436,12 +519,13 @@ impl Program {
         rec: &Record,
         o: &Options,
         st: &mut EvalState,
+        strings: &std::collections::HashMap<String, String>,
         buf: &mut Vec<u8>,
     ) -> std::io::Result<()> {
         if let Some(f) = &self.format {
             return f
-                .write(&self.env, st, rec, o.blanks_equal, buf)
-                .map_err(|e| std::io::Error::other(e.to_string()));
+                .write(&self.env, st, rec, strings, o.blanks_equal, buf)
+                .map_err(std::io::Error::other);
         }
         let ids: Vec<VarId> = self.columns.iter().map(|c| c.1).collect();
         let mut values = vec![0.0; ids.len()];

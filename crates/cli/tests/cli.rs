@@ -880,6 +880,49 @@ fn rcalc_output_formats_match_radiance() {
     }
 }
 
+/// Input record formats (`-i`), passive modes (`-p`, `-P`) and `-l`, as RADIANCE 6.0a's
+/// rcalc matches and passes text.
+#[test]
+fn rcalc_input_formats_match_radiance() {
+    let dir = tempfile::tempdir().unwrap();
+    let rcalc = dir.path().join("rcalc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
+    let input = "x = 1 y = 2\ngarbage line\nx = 3.5 y = -4\n  x =  7 y = 8 tail\nx=9 y=10\n";
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["-i", "x = ${x} y = ${y}", "-o", "${x} ${y} ${x+y}"],
+            "   1    2      3~ 3.5   -4   -0.5~",
+        ),
+        (
+            &["-p", "-i", "x = ${x} y = ${y}", "-o", "X=${x*10} Y=${y}"],
+            "X=10      Y=2~garbage line~X=35      Y=-4~  x =  7 y = 8 tail~x=9 y=10~",
+        ),
+        (
+            &[
+                "-P",
+                "-i",
+                "x = ${x} y = ${y}",
+                "-o",
+                "${x};${y}",
+                "-e",
+                "cond=x-2",
+            ],
+            "x = 1 y = 2~garbage line~ 3.5;-4~  x =  7 y = 8 tail~x=9 y=10~",
+        ),
+        (&["-l", "-i", "x = ${x}", "-o", "[${x}]"], "[1][3.5][7]"),
+    ];
+    for (args, want) in cases {
+        let o = run_with_input(Command::new(&rcalc).args(args), input.as_bytes());
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = String::from_utf8(o.stdout).unwrap().replace('\n', "~");
+        assert_eq!(got, want, "{args:?}");
+    }
+}
+
 #[test]
 fn rcalc_refuses_what_it_cannot_do() {
     let dir = tempfile::tempdir().unwrap();
@@ -894,10 +937,7 @@ fn rcalc_refuses_what_it_cannot_do() {
         (&["-e", "$1=$0"], "illegal channel number"),
         (&["-e", "$1=("], "expected"),
         (&["-e", "$1=1", "-x"], "unknown option -x"),
-        (
-            &["-i", "${x}", "-e", "$1=x"],
-            "-i formats are not supported",
-        ),
+        (&["-p", "-e", "$1=1"], "require -i and -o formats"),
         (&["-o", "$(nothing)"], "nothing: undefined string"),
         (&["-o", "${x"], "'}' missing"),
         (&["-e", "$1=1", "missing.txt"], "missing.txt: cannot open"),
