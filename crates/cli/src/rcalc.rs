@@ -478,6 +478,7 @@ impl Program {
         let mut st = EvalState::for_env(&self.env);
         let mut rec = Record::empty(o);
         let mut buf = Vec::new();
+        let mut last_end = None;
         loop {
             buf.clear();
             let limited = o.in_limit > 0 && counts.0 >= o.in_limit
@@ -488,6 +489,15 @@ impl Program {
                 }
                 return out.write_all(&buf);
             }
+            // RADIANCE's rcalc repeats a record that matches empty text forever.
+            if last_end == Some(m.position()) {
+                out.write_all(&buf)?;
+                return Err(std::io::Error::other(format!(
+                    "the input format matches empty text at byte {} (it would repeat forever)",
+                    m.position()
+                )));
+            }
+            last_end = Some(m.position());
             counts.0 += 1;
             rec.recno = counts.0 as f64;
             rec.outno = (counts.1 + 1) as f64;

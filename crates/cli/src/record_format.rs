@@ -273,6 +273,11 @@ impl<'a> Matcher<'a> {
         self.buf.get(self.pos).copied()
     }
 
+    /// Bytes read so far (the end of the last record).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     fn blank(&self, c: u8) -> bool {
         if self.m.ignore_newlines {
             c.is_ascii_whitespace()
@@ -455,6 +460,57 @@ impl<'a> Matcher<'a> {
                         let r = (v - d) / if d == 0.0 { 1.0 } else { d };
                         (-0.001..=0.001).contains(&r)
                     }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Arbitrary formats and inputs never panic the matcher, and it always ends.
+    #[test]
+    fn matching_random_text_never_panics() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"x =${}()$ \t\n1.5e-9+ab,;";
+        for _ in 0..2000 {
+            let mut pick = |n: usize| -> Vec<u8> {
+                (0..n)
+                    .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                    .collect()
+            };
+            let fmt = String::from_utf8(pick(12)).unwrap();
+            let input = pick(60);
+            let Ok(fields) = parse(&fmt) else { continue };
+            let mut env = CalEnv::for_records();
+            let f = InputFormat::new(fields, &mut env);
+            for passive in [0, 1, -1] {
+                for (blanks_equal, ignore_newlines) in [(true, false), (false, true)] {
+                    let m = Matching {
+                        blanks_equal,
+                        ignore_newlines,
+                        passive,
+                    };
+                    let mut matcher = Matcher::new(&f, m, &input, &[]);
+                    let mut out = Vec::new();
+                    let mut last = None;
+                    while matcher.next_record(&mut out) {
+                        // An empty match would repeat forever; rcalc stops there.
+                        if last == Some(matcher.position()) {
+                            break;
+                        }
+                        last = Some(matcher.position());
+                        matcher.advance(false, &mut out);
+                    }
+                    matcher.finish(&mut out);
                 }
             }
         }
