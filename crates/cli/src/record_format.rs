@@ -351,6 +351,21 @@ impl<'a> Matcher<'a> {
         false
     }
 
+    /// Whether a field's word goes on with `c`: up to the next literal's first character
+    /// (blanks for a blank) when blanks compare equal, else up to the field's width.
+    fn continues(&self, c: u8, delim: Option<u8>, len: usize, width: usize) -> bool {
+        match delim {
+            Some(d) if self.m.blanks_equal => {
+                if self.blank(d) {
+                    !self.blank(c)
+                } else {
+                    c != d
+                }
+            }
+            _ => len < width,
+        }
+    }
+
     /// Matches field `k` at the current position.
     fn field(&mut self, k: usize) -> bool {
         let fields = &self.fmt.fields;
@@ -390,16 +405,7 @@ impl<'a> Matcher<'a> {
                 loop {
                     let inword = match self.chr() {
                         None | Some(b'\n') => false,
-                        Some(c) => match delim {
-                            Some(d) if self.m.blanks_equal => {
-                                if self.blank(d) {
-                                    !self.blank(c)
-                                } else {
-                                    c != d
-                                }
-                            }
-                            _ => word.len() < *width,
-                        },
+                        Some(c) => self.continues(c, delim, word.len(), *width),
                     };
                     if !inword || word.len() >= 127 {
                         break;
@@ -424,16 +430,7 @@ impl<'a> Matcher<'a> {
                     let numeric = |c: u8| c.is_ascii_digit() || b"-.+eE".contains(&c);
                     let inword = match c {
                         Some(c) if (start.is_none() && self.blank(c)) || numeric(c) => {
-                            match delim {
-                                Some(d) if self.m.blanks_equal => {
-                                    if self.blank(d) {
-                                        !self.blank(c)
-                                    } else {
-                                        c != d
-                                    }
-                                }
-                                _ => word.len() < *width,
-                            }
+                            self.continues(c, delim, word.len(), *width)
                         }
                         _ => false,
                     };

@@ -774,6 +774,26 @@ fn histo_bins_as_radiance_does() {
     }
 }
 
+/// Runs `rcalc` (daylit by that name) on `input` for each case and compares its output,
+/// newlines shown as `nl`, with RADIANCE's.
+fn check_rcalc(input: &str, nl: char, cases: &[(&[&str], &str)]) {
+    let dir = tempfile::tempdir().unwrap();
+    let rcalc = dir.path().join("rcalc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
+    for (args, want) in cases {
+        let o = run_with_input(Command::new(&rcalc).args(*args), input.as_bytes());
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = String::from_utf8(o.stdout)
+            .unwrap()
+            .replace('\n', &nl.to_string());
+        assert_eq!(got, *want, "{args:?}");
+    }
+}
+
 /// Goldens from RADIANCE 6.0a's rcalc on the same input and arguments.
 #[test]
 fn rcalc_transforms_records_as_radiance_does() {
@@ -807,16 +827,7 @@ fn rcalc_transforms_records_as_radiance_does() {
         ),
         (&["-e", "$2=1;$1=2;$2=3"], "2\t3|2\t3|2\t3|2\t3|2\t3|"),
     ];
-    for (args, want) in cases {
-        let o = run_with_input(Command::new(&rcalc).args(args), input.as_bytes());
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let got = String::from_utf8(o.stdout).unwrap().replace('\n', "|");
-        assert_eq!(got, want, "{args:?}");
-    }
+    check_rcalc(input, '|', &cases);
     // Comma-separated columns and in(0); binary output read back as binary input.
     let o = run_with_input(
         Command::new(&rcalc).args(["-t,", "-e", "$1=$2;$2=in(0)"]),
@@ -846,9 +857,6 @@ fn rcalc_transforms_records_as_radiance_does() {
 /// 6.0a's rcalc writes them.
 #[test]
 fn rcalc_output_formats_match_radiance() {
-    let dir = tempfile::tempdir().unwrap();
-    let rcalc = dir.path().join("rcalc");
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
     let input = "1 2 3\n4.5\t-6e2   7\n 8 9\n0.1 0.2 0.3 0.4 0.5\n";
     let cases: [(&[&str], &str); 4] = [
         (
@@ -868,25 +876,13 @@ fn rcalc_output_formats_match_radiance() {
             "2.8571428571429e-01|-8.5714285714286e+01|1.2857142857143e+00|2.8571428571429e-02|",
         ),
     ];
-    for (args, want) in cases {
-        let o = run_with_input(Command::new(&rcalc).args(args), input.as_bytes());
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let got = String::from_utf8(o.stdout).unwrap().replace('\n', "|");
-        assert_eq!(got, want, "{args:?}");
-    }
+    check_rcalc(input, '|', &cases);
 }
 
 /// Input record formats (`-i`), passive modes (`-p`, `-P`) and `-l`, as RADIANCE 6.0a's
 /// rcalc matches and passes text.
 #[test]
 fn rcalc_input_formats_match_radiance() {
-    let dir = tempfile::tempdir().unwrap();
-    let rcalc = dir.path().join("rcalc");
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &rcalc).unwrap();
     let input = "x = 1 y = 2\ngarbage line\nx = 3.5 y = -4\n  x =  7 y = 8 tail\nx=9 y=10\n";
     let cases: [(&[&str], &str); 4] = [
         (
@@ -911,16 +907,7 @@ fn rcalc_input_formats_match_radiance() {
         ),
         (&["-l", "-i", "x = ${x}", "-o", "[${x}]"], "[1][3.5][7]"),
     ];
-    for (args, want) in cases {
-        let o = run_with_input(Command::new(&rcalc).args(args), input.as_bytes());
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let got = String::from_utf8(o.stdout).unwrap().replace('\n', "~");
-        assert_eq!(got, want, "{args:?}");
-    }
+    check_rcalc(input, '~', &cases);
 }
 
 #[test]
