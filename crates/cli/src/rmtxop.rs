@@ -4,9 +4,11 @@
 //! R G B X Y Z A) and `-s` before a matrix change it before it is used, after the last one
 //! they change the result. A chain of concatenations only is evaluated from the right when
 //! RADIANCE would (fewer operations: a column vector last, for instance), since the order
-//! changes the last bits. The result goes to standard output in the lowest precision among
-//! the inputs (float < ascii < double; double written as float, as RADIANCE keeps floats) or
-//! as `-f{a|f|d}` says. BSDF XML and picture inputs, and `-fc`, are refused by name.
+//! changes the last bits. RGBE pictures are read as matrices (a row per scanline from the
+//! top, the exposure undone). The result goes to standard output in the lowest type among the
+//! inputs (picture < float < ascii < double; double written as float, as RADIANCE keeps
+//! floats) or as `-f{a|f|d|c}` says (`-fc`: a picture of one or three components). BSDF XML
+//! inputs are refused by name.
 
 use anyhow::{bail, Context};
 use daylit_matrix::{self as mx, ops, Format, HeaderMode, Matrix, ReadOptions};
@@ -32,20 +34,39 @@ struct Operand {
     op: Option<u8>,
 }
 
-/// Data types in RADIANCE's order of precision for choosing the output: float < ascii <
-/// double.
-fn precision(f: Format) -> u8 {
-    match f {
-        Format::Float => 0,
-        Format::Ascii => 1,
-        Format::Double => 2,
+/// Data types, in RADIANCE's order for choosing the output: the lowest among the inputs
+/// (a picture only with pictures).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum DataType {
+    Picture,
+    Float,
+    Ascii,
+    Double,
+}
+
+impl DataType {
+    fn of(f: Format) -> DataType {
+        match f {
+            Format::Float => DataType::Float,
+            Format::Ascii => DataType::Ascii,
+            Format::Double => DataType::Double,
+        }
+    }
+
+    /// The type of a result of two operands; a picture with a matrix is a mismatch.
+    fn combine(a: DataType, b: DataType) -> Option<DataType> {
+        if (a == DataType::Picture) != (b == DataType::Picture) {
+            None
+        } else {
+            Some(a.min(b))
+        }
     }
 }
 
 /// A loaded, transformed operand with its data type.
 struct Loaded {
     m: Matrix,
-    format: Format,
+    format: DataType,
 }
 
 /// RADIANCE's `isflt`: a whole word that is a number.
@@ -59,7 +80,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut operands: Vec<Operand> = Vec::new();
     let mut pending = PreOp::default();
     let mut default_symbols: Option<String> = None;
-    let mut out_format: Option<Format> = None;
+    let mut out_format: Option<DataType> = None;
     let mut verbose = false;
     let mut stdin_used = false;
     let mut i = 0;
@@ -99,12 +120,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 b'v' => verbose = true,
                 b'f' => {
                     out_format = Some(match b.get(2) {
-                        Some(b'a') => Format::Ascii,
-                        Some(b'f') => Format::Float,
-                        Some(b'd') => Format::Double,
-                        Some(b'c') => bail!(
-                        "rmtxop: -fc (pictures and RGBE matrices) is not supported by daylit yet"
-                    ),
+                        Some(b'a') => DataType::Ascii,
+                        Some(b'f') => DataType::Float,
+                        Some(b'd') => DataType::Double,
+                        Some(b'c') => DataType::Picture,
                         _ => bail!("rmtxop: bad output format {a} ({USAGE})"),
                     })
                 }
@@ -161,25 +180,43 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let ops: Vec<u8> = operands.iter().filter_map(|o| o.op).collect();
     let mut result = evaluate(loaded, &ops, &operands, verbose)?;
     apply(&mut result.m, &pending, "trailing_ops", verbose)?;
-    let format = out_format.unwrap_or(match result.format {
-        Format::Double => Format::Float,
-        f => f,
-    });
-    if format == Format::Double {
-        eprintln!("rmtxop: warning - writing float result as double");
-    }
     let m = &result.m;
     let mut lines = vec![crate::output::command_line("rmtxop", args)];
     lines.extend(m.header_lines.iter().cloned());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let pad = crate::output::stdout_is_file();
-    let written =
-        mx::write_header_aligned(&mut out, &lines, m.rows(), m.cols(), m.ncomp(), format, pad)
-            .and_then(|_| match format {
-                Format::Ascii => mx::write_body_rmtxop(m, &mut out),
-                f => mx::write_body(m, f, &mut out),
-            })
-            .and_then(|_| out.flush());
+    // Doubles are written as floats unless asked for: RADIANCE computes in float.
+    let written = match out_format.unwrap_or(result.format) {
+        DataType::Picture => {
+            // As rmtxop writes pictures: flat pixels, RADIANCE's padded resolution line.
+            let picture = to_picture(m, lines)?.encode(false);
+            let plain = format!("\n-Y {} +X {}\n", m.rows(), m.cols());
+            let padded = format!("\n-Y {:8} +X {:8}\n", m.rows(), m.cols());
+            let at = picture
+                .windows(plain.len())
+                .position(|w| w == plain.as_bytes())
+                .expect("the encoder writes this resolution line");
+            out.write_all(&picture[..at])
+                .and_then(|_| out.write_all(padded.as_bytes()))
+                .and_then(|_| out.write_all(&picture[at + plain.len()..]))
+        }
+        t => {
+            let format = match t {
+                DataType::Ascii => Format::Ascii,
+                DataType::Double if out_format.is_some() => {
+                    eprintln!("rmtxop: warning - writing float result as double");
+                    Format::Double
+                }
+                _ => Format::Float,
+            };
+            let pad = crate::output::stdout_is_file();
+            mx::write_header_aligned(&mut out, &lines, m.rows(), m.cols(), m.ncomp(), format, pad)
+                .and_then(|_| match format {
+                    Format::Ascii => mx::write_body_rmtxop(m, &mut out),
+                    f => mx::write_body(m, f, &mut out),
+                })
+        }
+    }
+    .and_then(|_| out.flush());
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("rmtxop"),
         _ => Ok(ExitCode::SUCCESS),
@@ -194,8 +231,11 @@ fn load(spec: &str) -> anyhow::Result<Loaded> {
     if text.trim_start().starts_with("<?xml") || spec.to_ascii_lowercase().ends_with(".xml") {
         bail!("rmtxop: {name}: BSDF XML input is not supported by daylit yet");
     }
+    if text.contains("FORMAT=32-bit_rle_rgbe") {
+        return from_picture(&bytes, &name);
+    }
     if text.contains("FORMAT=32-bit_rle_") {
-        bail!("rmtxop: {name}: picture input is not supported by daylit's rmtxop yet");
+        bail!("rmtxop: {name}: only RGBE pictures are read by daylit's rmtxop");
     }
     let opts = ReadOptions {
         header: HeaderMode::Required,
@@ -207,8 +247,54 @@ fn load(spec: &str) -> anyhow::Result<Loaded> {
     }
     Ok(Loaded {
         m: l.matrix,
-        format: l.format,
+        format: DataType::of(l.format),
     })
+}
+
+/// A picture as a matrix: a row per scanline from the top, RGB, its exposure undone (as a
+/// scale, noted in the header as RADIANCE notes it).
+fn from_picture(bytes: &[u8], name: &str) -> anyhow::Result<Loaded> {
+    let img =
+        daylit_image::HdrImage::decode(bytes, name).map_err(|e| anyhow::anyhow!("rmtxop: {e}"))?;
+    let data = img.pixels.iter().flatten().copied().collect();
+    let mut m = Matrix::new(img.height, img.width, 3, data)
+        .map_err(|e| anyhow::anyhow!("rmtxop: {name}: {e}"))?;
+    m.header_lines = img
+        .header
+        .iter()
+        .filter(|l| {
+            !l.trim_start().starts_with("EXPOSURE=") && !l.trim_start().starts_with("COLORCORR=")
+        })
+        .cloned()
+        .collect();
+    if img.exposure != 1.0 {
+        ops::scale(&mut m, &[1.0 / img.exposure])
+            .map_err(|e| anyhow::anyhow!("rmtxop: {name}: {e}"))?;
+    }
+    Ok(Loaded {
+        m,
+        format: DataType::Picture,
+    })
+}
+
+/// A matrix of one (grey) or three (RGB) components as a picture, rows from the top.
+fn to_picture(m: &Matrix, header: Vec<String>) -> anyhow::Result<daylit_image::HdrImage> {
+    if m.ncomp() != 1 && m.ncomp() != 3 {
+        bail!(
+            "rmtxop: a picture needs 1 or 3 components, not {} (spectral pictures are not supported by daylit yet)",
+            m.ncomp()
+        );
+    }
+    let mut img = daylit_image::HdrImage::new(m.cols(), m.rows());
+    for (px, el) in img.pixels.iter_mut().zip(m.data().chunks_exact(m.ncomp())) {
+        *px = if el.len() == 1 {
+            [el[0]; 3]
+        } else {
+            [el[0], el[1], el[2]]
+        };
+    }
+    img.header = header;
+    Ok(img)
 }
 
 /// The changes of `pre`, in rmtxop's order: transform (with the scale folded in), else
@@ -297,14 +383,18 @@ fn binary(
     verbose: bool,
 ) -> anyhow::Result<Loaded> {
     let fail = |e: mx::MatrixError| anyhow::anyhow!("rmtxop: {name}: {e}");
-    let format = if precision(right.format) < precision(left.format) {
-        right.format
-    } else {
-        left.format
-    };
+    // A picture with a matrix: RADIANCE notes it on the result and computes in float.
+    let format = DataType::combine(left.format, right.format);
+    let mismatch = "WARNING: data type mismatch";
+    if format.is_none() && op != b'.' {
+        left.m.header_lines.push(mismatch.into());
+    }
     let m = match op {
         b'.' => {
-            let m = mx::multiply(&left.m, &right.m).map_err(fail)?;
+            let mut m = mx::multiply(&left.m, &right.m).map_err(fail)?;
+            if format.is_none() {
+                m.header_lines.push(mismatch.into());
+            }
             if verbose {
                 eprintln!("{name}: concatenated matrix");
             }
@@ -333,5 +423,8 @@ fn binary(
             left.m
         }
     };
-    Ok(Loaded { m, format })
+    Ok(Loaded {
+        m,
+        format: format.unwrap_or(DataType::Float),
+    })
 }

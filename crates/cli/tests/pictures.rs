@@ -231,3 +231,28 @@ fn pvalue_reverse_rebuilds_the_picture() {
         .unwrap();
     assert!(!o.status.success() && o.stdout.is_empty());
 }
+
+/// rmtxop reads a picture as a matrix (rows from the top, exposure undone) and writes one.
+#[test]
+fn rmtxop_reads_and_writes_pictures_as_radiance_does() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(golden_dir().join("small.hdr"), dir.path().join("small.hdr")).unwrap();
+    let exe = dir.path().join("rmtxop");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &exe).unwrap();
+    let o = Command::new(&exe)
+        .args(["-fa", "small.hdr"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let want = std::fs::read(golden_dir().join("rmtxop_small.txt")).unwrap();
+    assert!(
+        o.stdout == want,
+        "rmtxop -fa small.hdr differs from RADIANCE's"
+    );
+    check(
+        "rmtxop",
+        &["-fc", "-t", "small.hdr", "-c", "0.3", "0.3", "0.3"],
+        "rmtxop_grey.hdr",
+    );
+}

@@ -46,7 +46,8 @@ pub fn transform(m: &Matrix, coefs: &[f64]) -> Result<Matrix, MatrixError> {
     Ok(out)
 }
 
-/// Multiplies each component by its factor: one factor for all, or one per component.
+/// Multiplies each component by its factor (rounded to `f32`, as rmtxop does): one factor for
+/// all, or one per component. Header lines, when there are any, note it.
 pub fn scale(m: &mut Matrix, factors: &[f64]) -> Result<(), MatrixError> {
     let n = m.ncomp();
     if factors.len() != 1 && factors.len() != n {
@@ -55,15 +56,19 @@ pub fn scale(m: &mut Matrix, factors: &[f64]) -> Result<(), MatrixError> {
             factors.len()
         )));
     }
+    let f: Vec<f32> = (0..n)
+        .map(|k| factors[k.min(factors.len() - 1)] as f32)
+        .collect();
     for el in m.data_mut().chunks_exact_mut(n) {
-        for (k, v) in el.iter_mut().enumerate() {
-            *v = (f64::from(*v) * factors[k.min(factors.len() - 1)]) as f32;
-        }
+        el.iter_mut().zip(&f).for_each(|(v, f)| *v *= f);
+    }
+    if !m.header_lines.is_empty() {
+        m.header_lines.push("Applied scalar".into());
     }
     Ok(())
 }
 
-/// Rows become columns.
+/// Rows become columns; header lines, when there are any, note it.
 pub fn transpose(m: &Matrix) -> Matrix {
     let (rows, cols, n) = (m.rows(), m.cols(), m.ncomp());
     let mut data = Vec::with_capacity(m.data().len());
@@ -74,6 +79,9 @@ pub fn transpose(m: &Matrix) -> Matrix {
     }
     let mut out = Matrix::new(cols, rows, n, data).expect("same number of values");
     out.header_lines = m.header_lines.clone();
+    if !out.header_lines.is_empty() {
+        out.header_lines.push("Transposed rows and columns".into());
+    }
     out
 }
 

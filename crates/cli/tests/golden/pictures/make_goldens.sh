@@ -24,3 +24,6 @@ cd "$here"
 "$bin/pcomb" -e 'ro=ri(1,2,-1);go=gi(1,-1,3);bo=bi(1)*x/xres+y' in.hdr > pcomb_offsets.hdr
 "$bin/pcomb" -x xmax/3 -y 'ymax*2' -s 0.5 in.hdr -o -c 1 0 2 in.hdr > pcomb_sum.hdr
 "$bin/pcomb" -x 10 -y 8 -e 'lo=x*y/PI' > pcomb_noinput.hdr
+# rmtxop with pictures: a picture as an ASCII matrix; a transposed grey picture.
+"$bin/rmtxop" -fa small.hdr > rmtxop_small.txt
+"$bin/rmtxop" -fc -t small.hdr -c 0.3 0.3 0.3 > rmtxop_grey.hdr
