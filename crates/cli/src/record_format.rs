@@ -29,12 +29,11 @@ pub enum Field {
 /// added at the end when missing and `newline` is set (rcalc's `-l` before the format
 /// clears it).
 pub fn read(spec: &str, newline: bool) -> anyhow::Result<Vec<Field>> {
-    let text = if spec.contains('$') {
+    let mut text = if spec.contains('$') {
         spec.to_string()
     } else {
         std::fs::read_to_string(spec).with_context(|| format!("rcalc: {spec}: cannot open"))?
     };
-    let mut text = text;
     if newline && !text.ends_with('\n') {
         text.push('\n');
     }
@@ -44,7 +43,7 @@ pub fn read(spec: &str, newline: bool) -> anyhow::Result<Vec<Field>> {
 fn parse(text: &str) -> anyhow::Result<Vec<Field>> {
     let mut fields = Vec::new();
     let mut lit = String::new();
-    let mut chars = text.chars().peekable();
+    let mut chars = text.chars();
     while let Some(c) = chars.next() {
         if c != '$' {
             lit.push(c);
