@@ -311,26 +311,36 @@ impl CalEnv {
                 return Ok(());
             }
         }
-        let text = match path.find(name) {
-            Some(p) => read_text(&p)?,
-            None => match embedded_file(name) {
-                Some(t) => t.to_string(),
-                None => {
-                    return Err(CalError::NotFound {
-                        name: name.to_string(),
-                        searched: if RayPath::is_explicit(name) {
-                            Vec::new()
-                        } else {
-                            path.dirs().to_vec()
-                        },
-                    })
-                }
-            },
-        };
+        let text = Self::file_text(name, path)?;
         let s = self.scope_of(name);
         self.load_scope(s, name, &text)?;
         self.loaded[s as usize] = true;
         Ok(())
+    }
+
+    /// Load a function file found as [`CalEnv::load_file`] finds it into the global context,
+    /// as rcalc's and pcomb's `-f` do (they have no per-file contexts).
+    pub fn load_file_global(&mut self, name: &str, path: &RayPath) -> Result<(), CalError> {
+        let text = Self::file_text(name, path)?;
+        self.load_scope(0, name, &text)
+    }
+
+    /// The text of a function file: on RAYPATH, else in the embedded library.
+    fn file_text(name: &str, path: &RayPath) -> Result<String, CalError> {
+        match path.find(name) {
+            Some(p) => read_text(&p),
+            None => match embedded_file(name) {
+                Some(t) => Ok(t.to_string()),
+                None => Err(CalError::NotFound {
+                    name: name.to_string(),
+                    searched: if RayPath::is_explicit(name) {
+                        Vec::new()
+                    } else {
+                        path.dirs().to_vec()
+                    },
+                }),
+            },
+        }
     }
 
     /// Compile definitions from text into the global context.

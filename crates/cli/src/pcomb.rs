@@ -237,15 +237,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                     .map_err(fail)?;
             }
             'e' => env.load_str("command line -e", text).map_err(fail)?,
-            _ => {
-                let path = raypath
-                    .find(text)
-                    .with_context(|| format!("pcomb: cannot find file '{text}'"))?;
-                let t = std::fs::read_to_string(&path)
-                    .with_context(|| format!("pcomb: {}: cannot read", path.display()))?;
-                env.load_str(&path.display().to_string(), &t)
-                    .map_err(fail)?;
-            }
+            _ => env.load_file_global(text, &raypath).map_err(fail)?,
         }
     }
     let resolution = |name: &str| -> i64 {

@@ -272,16 +272,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             }
             (Some(b'f'), None) => {
                 let f = value("-f")?;
-                let path = raypath
-                    .find(f)
-                    .with_context(|| format!("rcalc: cannot find file '{f}'"))?;
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("rcalc: {}: cannot read", path.display()))?;
-                env.load_str(&path.display().to_string(), &text)
+                env.load_file_global(f, &raypath)
                     .map_err(|err| anyhow::anyhow!("rcalc: {err}"))?;
             }
-            // A string variable only matters to record formats, which are
-            // refused below; without them it changes nothing, as in RADIANCE.
+            // A string variable's preset: record formats read and check it.
             (Some(b's'), None) => {
                 let s = value("-s")?;
                 let (name, val) = s

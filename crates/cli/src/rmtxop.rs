@@ -188,16 +188,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let written = match out_format.unwrap_or(result.format) {
         DataType::Picture => {
             // As rmtxop writes pictures: flat pixels, RADIANCE's padded resolution line.
-            let picture = to_picture(m, lines)?.encode(false);
-            let plain = format!("\n-Y {} +X {}\n", m.rows(), m.cols());
-            let padded = format!("\n-Y {:8} +X {:8}\n", m.rows(), m.cols());
-            let at = picture
-                .windows(plain.len())
-                .position(|w| w == plain.as_bytes())
-                .expect("the encoder writes this resolution line");
-            out.write_all(&picture[..at])
-                .and_then(|_| out.write_all(padded.as_bytes()))
-                .and_then(|_| out.write_all(&picture[at + plain.len()..]))
+            out.write_all(&to_picture(m, lines)?.encode_with(false, true))
         }
         t => {
             let format = match t {

@@ -258,15 +258,22 @@ impl HdrImage {
     /// Writes the picture (header, `FORMAT=`, standard `-Y H +X W` orientation), run-length
     /// encoded when `rle` (as RADIANCE writes), otherwise flat.
     pub fn encode(&self, rle: bool) -> Vec<u8> {
+        self.encode_with(rle, false)
+    }
+
+    /// [`HdrImage::encode`], with the resolution line's numbers padded to 8 columns when
+    /// `padded` (`-Y        7 +X        9`, as RADIANCE's own programs write it).
+    pub fn encode_with(&self, rle: bool, padded: bool) -> Vec<u8> {
         let mut head = format!("#?{}\n", self.program);
         for l in &self.header {
             if !l.trim_start().starts_with("FORMAT=") {
                 let _ = writeln!(head, "{l}");
             }
         }
+        let w = if padded { 8 } else { 0 };
         let _ = write!(
             head,
-            "FORMAT=32-bit_rle_rgbe\n\n-Y {} +X {}\n",
+            "FORMAT=32-bit_rle_rgbe\n\n-Y {:w$} +X {:w$}\n",
             self.height, self.width
         );
         let mut out = head.into_bytes();
