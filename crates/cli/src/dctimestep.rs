@@ -1,33 +1,44 @@
 //! `daylit dctimestep` (and `dctimestep`): results of the daylight-coefficient method,
 //! a daylight-coefficient matrix times a sky matrix (2-phase), or `V T D` times a sky matrix
-//! (3-phase), as RADIANCE's dctimestep computes and writes them.
+//! (3-phase), as RADIANCE's dctimestep computes and writes them: one result matrix, one file
+//! per time step (`-o name%d`), pictures (`-oc`), or sums of component pictures when the
+//! first operand names pictures (`view%03d.hdr`, one per sky patch or window bin).
 
 use anyhow::{bail, Context};
+use daylit_image::HdrImage;
 use daylit_matrix::{self as mx, Format, HeaderMode, Loaded, Matrix, ReadOptions};
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Arguments of `daylit dctimestep`, written as RADIANCE's dctimestep takes them.
 #[derive(clap::Args)]
 pub struct Args {
-    /// dctimestep options and operands: `[-h] [-n nsteps] [-i{f|d|a}] [-o{f|d|a}] [-o file]
+    /// dctimestep options and operands: `[-h] [-n nsteps] [-i{f|d|a}] [-o{f|d|a|c}] [-o spec]
     /// [-x xres] [-y yres] DCspec [skyfile]` or `... Vspec Tspec Dspec [skyfile]`; the sky
     /// matrix is read from standard input when no file is given.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
     args: Vec<String>,
 }
 
-const USAGE: &str = "usage: dctimestep [-h][-n nsteps][-i{f|d|a}][-o{f|d|a}][-o file][-x xres][-y yres] DCspec [skyf]\n   \
-or: dctimestep [-h][-n nsteps][-i{f|d|a}][-o{f|d|a}][-o file][-x xres][-y yres] Vspec Tspec Dspec [skyf]";
+const USAGE: &str = "usage: dctimestep [-h][-n nsteps][-i{f|d|a}][-o{f|d|a|c}][-o ospec][-x xres][-y yres] DCspec [skyf]\n   \
+or: dctimestep [-h][-n nsteps][-i{f|d|a}][-o{f|d|a|c}][-o ospec][-x xres][-y yres] Vspec Tspec Dspec [skyf]";
+
+/// What the results are written as: a matrix format (`-oa/-of/-od`) or RGBE pictures (`-oc`).
+#[derive(Clone, Copy, PartialEq)]
+enum Out {
+    Matrix(Format),
+    Picture,
+}
 
 /// One invocation.
 struct Request {
     header: bool,
     nsteps: Option<usize>,
     sky_format: Option<Format>,
-    out_format: Format,
-    output: Option<PathBuf>,
+    out: Out,
+    /// `-o`: one file, or one per time step when it holds a `%d`.
+    output: Option<String>,
     xres: usize,
     yres: usize,
     operands: Vec<String>,
@@ -41,72 +52,189 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 /// Runs with dctimestep's own argument list (without the program name).
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let req = parse(args)?;
+    let command = crate::output::command_line("dctimestep", args);
+    if has_number_format(&req.operands[0]) {
+        sum_pictures(&req, &command)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let result = compute(&req)?;
-    let mut result = result;
-    reshape(&mut result, req.yres, req.xres)?;
-    let header = if req.header {
-        let mut lines = vec![crate::output::command_line("dctimestep", args)];
-        lines.extend(mx::date_lines());
-        let mut h = Vec::new();
-        mx::write_header(
-            &mut h,
-            &lines,
-            result.rows(),
-            result.cols(),
-            result.ncomp(),
-            req.out_format,
-        )?;
-        h
-    } else {
-        Vec::new()
-    };
-    let write = |out: &mut dyn Write| -> std::io::Result<()> {
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
-        out.write_all(&header)?;
-        mx::write_body(&result, req.out_format, &mut out)?;
-        out.flush()
-    };
-    match &req.output {
-        Some(path) => crate::output::write_atomic_with(path, write)?,
-        None => match write(&mut std::io::stdout().lock()) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                return Err(e).context("cannot write to standard output")
+    match req.output.as_deref().filter(|o| per_step(o, &result)) {
+        Some(spec) => {
+            // One file per time step, each holding that step's column.
+            for step in 0..result.cols() {
+                let mut column = column_of(&result, step)?;
+                reshape(&mut column, req.yres, req.xres)?;
+                let frame = format!("FRAME={step}");
+                let bytes = results(&req, &command, Some(&frame), &column)?;
+                crate::output::write_atomic(Path::new(&frame_name(spec, step)), &bytes)?;
             }
-            _ => {}
-        },
+        }
+        None => {
+            let mut result = result;
+            reshape(&mut result, req.yres, req.xres)?;
+            let bytes = results(&req, &command, None, &result)?;
+            emit(req.output.as_deref().map(|o| frame_name(o, 0)), &bytes)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `-o spec` makes one file per time step: it holds a `%d` and there are several
+/// (with one, the name takes 0 and that file holds the result).
+fn per_step(spec: &str, result: &Matrix) -> bool {
+    has_number_format(spec) && result.cols() > 1
+}
+
+/// A result (the whole matrix or one time step's column) as dctimestep writes it: a header
+/// (unless `-h`) with `FRAME=` for one of several files, then the values or the picture.
+fn results(
+    req: &Request,
+    command: &str,
+    frame: Option<&str>,
+    m: &Matrix,
+) -> anyhow::Result<Vec<u8>> {
+    let mut lines = vec![command.to_string()];
+    lines.extend(mx::date_lines());
+    lines.extend(frame.map(String::from));
+    let mut out = Vec::new();
+    match req.out {
+        Out::Matrix(format) => {
+            if req.header {
+                mx::write_header(&mut out, &lines, m.rows(), m.cols(), m.ncomp(), format)?;
+            }
+            mx::write_body(m, format, &mut out)?;
+        }
+        Out::Picture => {
+            if req.header {
+                out.extend_from_slice(picture_header(&lines).as_bytes());
+            }
+            crate::rmtxop::to_picture(m, Vec::new())?.encode_pixels(true, &mut out);
+        }
+    }
+    Ok(out)
+}
+
+/// A picture header without its resolution line: `#?RADIANCE`, `lines`, `FORMAT=`, blank.
+fn picture_header(lines: &[String]) -> String {
+    let mut h = String::from("#?RADIANCE\n");
+    for l in lines {
+        h += l;
+        h.push('\n');
+    }
+    h + "FORMAT=32-bit_rle_rgbe\n\n"
+}
+
+/// Writes `bytes` to the file `path` (atomically) or to standard output.
+fn emit(path: Option<String>, bytes: &[u8]) -> anyhow::Result<()> {
+    match path {
+        Some(p) => crate::output::write_atomic(Path::new(&p), bytes),
+        None => crate::output::print_bytes([bytes]),
+    }
+}
+
+/// Column `step` of `m`: one time step's results.
+fn column_of(m: &Matrix, step: usize) -> anyhow::Result<Matrix> {
+    let n = m.ncomp();
+    let data = (0..m.rows())
+        .flat_map(|r| m.get(r, step).iter().copied())
+        .collect();
+    Ok(Matrix::new(m.rows(), 1, n, data)?)
+}
+
+/// The first operand names component pictures (`%d`: one per row of the coefficients): each
+/// time step's picture is their sum weighted by that step's coefficients.
+fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
+    if req.out != Out::Picture {
+        eprintln!("dctimestep: warning - changing output type to -oc");
+    }
+    let coefs = coefficients(req)?;
+    let spec = &req.operands[0];
+    let mut lines = vec![command.to_string()];
+    lines.extend(mx::date_lines());
+    let mut summer = PictureSum::default();
+    if let Some(ospec) = req.output.as_deref().filter(|o| per_step(o, &coefs)) {
+        for step in 0..coefs.cols() {
+            let mut head = lines.clone();
+            head.push(format!("FRAME={step}"));
+            let mut bytes = picture_header(&head).into_bytes();
+            summer
+                .sum(spec, &column_of(&coefs, step)?)?
+                .encode_pixels(true, &mut bytes);
+            crate::output::write_atomic(Path::new(&frame_name(ospec, step)), &bytes)?;
+        }
+        return Ok(());
+    }
+    // One stream: the header, then each frame's FORMAT= line and picture (after a FRAME=
+    // line when there are several), as dctimestep writes them.
+    let mut bytes = b"#?RADIANCE\n".to_vec();
+    for l in &lines {
+        bytes.extend_from_slice(l.as_bytes());
+        bytes.push(b'\n');
+    }
+    for step in 0..coefs.cols() {
+        if coefs.cols() > 1 {
+            bytes.extend_from_slice(format!("FRAME={step}\n").as_bytes());
+        }
+        bytes.extend_from_slice(b"FORMAT=32-bit_rle_rgbe\n\n");
+        summer
+            .sum(spec, &column_of(&coefs, step)?)?
+            .encode_pixels(true, &mut bytes);
+    }
+    emit(req.output.as_deref().map(|o| frame_name(o, 0)), &bytes)
+}
+
+/// Sums of component pictures, in float as dctimestep sums them, alternating the order of
+/// the components from one sum to the next (so a file read last stays cached for the next).
+#[derive(Default)]
+struct PictureSum {
+    calls: usize,
+}
+
+impl PictureSum {
+    /// The pictures `spec` (`%d` = row of `coefs`), weighted by the RGB coefficients of the
+    /// one-column matrix `coefs` and summed. A picture whose coefficients are all zero is not
+    /// read, unless no other is.
+    fn sum(&mut self, spec: &str, coefs: &Matrix) -> anyhow::Result<HdrImage> {
+        let n = coefs.rows();
+        let backwards = self.calls % 2 == 1;
+        self.calls += 1;
+        let mut total: Option<HdrImage> = None;
+        for k in 0..n {
+            let r = if backwards { n - 1 - k } else { k };
+            let c = coefs.get(r, 0);
+            if c.iter().all(|&v| v == 0.0) && (total.is_some() || k + 1 < n) {
+                continue;
+            }
+            let name = frame_name(spec, r);
+            let pic = HdrImage::read(Path::new(&name))
+                .map_err(|e| anyhow::anyhow!("cannot read component picture: {e}"))?;
+            let acc = total.get_or_insert_with(|| HdrImage::new(pic.width, pic.height));
+            if (pic.width, pic.height) != (acc.width, acc.height) {
+                bail!(
+                    "picture '{name}' is {}×{}, the first one read is {}×{}",
+                    pic.width,
+                    pic.height,
+                    acc.width,
+                    acc.height
+                );
+            }
+            for (a, p) in acc.pixels.iter_mut().zip(&pic.pixels) {
+                for i in 0..3 {
+                    a[i] += p[i] * c[i];
+                }
+            }
+        }
+        total.context("no component pictures to sum (the coefficients have no rows)")
+    }
 }
 
 /// Loads the operands and multiplies them, in dctimestep's order: the sky first, so that its
 /// rows size the matrix before it.
 fn compute(req: &Request) -> anyhow::Result<Matrix> {
     let ops = &req.operands;
-    let three_phase = ops.len() > 2;
-    let sky_spec = ops.get(if three_phase { 3 } else { 1 });
-    let sky_bytes = input(sky_spec.map(String::as_str))?;
-    let sky_name = sky_spec.map_or("standard input", |s| s.as_str());
-    let sky_opts = ReadOptions {
-        format: req.sky_format,
-        cols: req.nsteps,
-        ncomp: Some(3),
-        // `-n` announces header-less ASCII, unless a later -i asked for a binary format.
-        header: if req.nsteps.is_some() && req.sky_format == Some(Format::Ascii) {
-            HeaderMode::Absent
-        } else {
-            HeaderMode::Auto
-        },
-        ..ReadOptions::default()
-    };
-    let with = |cols: usize, rows: Option<usize>| ReadOptions {
-        rows,
-        cols: Some(cols),
-        ncomp: Some(3),
-        ..ReadOptions::default()
-    };
-    if !three_phase {
+    if ops.len() <= 2 {
         let dc_spec = &ops[0];
-        check_picture_spec(dc_spec)?;
+        let (sky_bytes, sky_name) = sky_input(req)?;
         let dc_bytes = input(Some(dc_spec))?;
         // Header-less sky without -n: its rows are the columns of the matrix before it.
         let (dc, sky) = if req.nsteps.is_none()
@@ -116,11 +244,11 @@ fn compute(req: &Request) -> anyhow::Result<Matrix> {
             let dc = load(&dc_bytes, dc_spec, &ReadOptions::default().with_ncomp(3))?;
             let sky_opts = ReadOptions {
                 rows: Some(dc.cols()),
-                ..sky_opts
+                ..sky_options(req)
             };
             (dc, load(&sky_bytes, sky_name, &sky_opts)?)
         } else {
-            let sky = load(&sky_bytes, sky_name, &sky_opts)?;
+            let sky = load(&sky_bytes, sky_name, &sky_options(req))?;
             let dc = load(&dc_bytes, dc_spec, &with(sky.rows(), None)).with_context(|| {
                 format!(
                     "{dc_spec} must have as many columns as the sky matrix {sky_name} has rows ({})",
@@ -131,12 +259,72 @@ fn compute(req: &Request) -> anyhow::Result<Matrix> {
         };
         return Ok(mx::multiply(&dc, &sky)?);
     }
-    let (v_spec, t_spec, d_spec) = (&ops[0], &ops[1], &ops[2]);
-    check_picture_spec(v_spec)?;
+    let (t, d, sky) = transmission_daylight_sky(req)?;
+    let (v_spec, t_spec) = (&ops[0], &ops[1]);
+    let v = load(&input(Some(v_spec))?, v_spec, &with(t.rows(), None)).with_context(|| {
+        format!(
+            "the view matrix must have as many columns as {t_spec} has rows ({})",
+            t.rows()
+        )
+    })?;
+    Ok(mx::chain(&[&v, &t, &d, &sky])?)
+}
+
+/// The coefficients of the component pictures: the sky matrix (2-phase), or `T (D s)`
+/// (3-phase), multiplied in dctimestep's order.
+fn coefficients(req: &Request) -> anyhow::Result<Matrix> {
+    if req.operands.len() <= 2 {
+        let (bytes, name) = sky_input(req)?;
+        return load(&bytes, name, &sky_options(req));
+    }
+    let (t, d, sky) = transmission_daylight_sky(req)?;
+    Ok(mx::multiply(&t, &mx::multiply(&d, &sky)?)?)
+}
+
+/// The bytes and name of the sky operand (standard input when there is none).
+fn sky_input(req: &Request) -> anyhow::Result<(Vec<u8>, &str)> {
+    let ops = &req.operands;
+    let spec = ops.get(if ops.len() > 2 { 3 } else { 1 });
+    Ok((
+        input(spec.map(String::as_str))?,
+        spec.map_or("standard input", |s| s.as_str()),
+    ))
+}
+
+/// How the sky is read: `-n` and `-i` as given.
+fn sky_options(req: &Request) -> ReadOptions {
+    ReadOptions {
+        format: req.sky_format,
+        cols: req.nsteps,
+        ncomp: Some(3),
+        // `-n` announces header-less ASCII, unless a later -i asked for a binary format.
+        header: if req.nsteps.is_some() && req.sky_format == Some(Format::Ascii) {
+            HeaderMode::Absent
+        } else {
+            HeaderMode::Auto
+        },
+        ..ReadOptions::default()
+    }
+}
+
+/// Options for a 3-component matrix of `cols` columns (and `rows` rows when known).
+fn with(cols: usize, rows: Option<usize>) -> ReadOptions {
+    ReadOptions {
+        rows,
+        cols: Some(cols),
+        ncomp: Some(3),
+        ..ReadOptions::default()
+    }
+}
+
+/// The T, D and sky operands of the 3-phase form, sizes checked.
+fn transmission_daylight_sky(req: &Request) -> anyhow::Result<(Matrix, Matrix, Matrix)> {
+    let (t_spec, d_spec) = (&req.operands[1], &req.operands[2]);
     if t_spec.to_ascii_lowercase().ends_with(".xml") && !t_spec.starts_with('!') {
         bail!("{t_spec}: BSDF XML files are not supported yet (give the transmission as a matrix file)");
     }
-    let sky = load(&sky_bytes, sky_name, &sky_opts)?;
+    let (sky_bytes, sky_name) = sky_input(req)?;
+    let sky = load(&sky_bytes, sky_name, &sky_options(req))?;
     let t = load(
         &input(Some(t_spec))?,
         t_spec,
@@ -154,13 +342,7 @@ fn compute(req: &Request) -> anyhow::Result<Matrix> {
             sky.rows()
         )
     })?;
-    let v = load(&input(Some(v_spec))?, v_spec, &with(t.rows(), None)).with_context(|| {
-        format!(
-            "the view matrix must have as many columns as {t_spec} has rows ({})",
-            t.rows()
-        )
-    })?;
-    Ok(mx::chain(&[&v, &t, &d, &sky])?)
+    Ok((t, d, sky))
 }
 
 /// `-x`/`-y`: the result's shape for a picture-like layout, as dctimestep's alt_dim.
@@ -223,14 +405,6 @@ fn input(spec: Option<&str>) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Picture specifications (`%d` in the name: one picture per sky patch) are not supported.
-fn check_picture_spec(spec: &str) -> anyhow::Result<()> {
-    if has_number_format(spec) {
-        bail!("{spec}: summing pictures (a %d specification) is not supported yet");
-    }
-    Ok(())
-}
-
 /// Whether `s` holds a `%d`-like conversion (`%%` does not count), as dctimestep checks.
 fn has_number_format(s: &str) -> bool {
     let b = s.as_bytes();
@@ -255,6 +429,62 @@ fn has_number_format(s: &str) -> bool {
     false
 }
 
+/// `spec` with its first `%d`-like conversion (flags and width as printf takes them) replaced
+/// by `n`, and `%%` by `%`: the name of picture or time step `n`.
+fn frame_name(spec: &str, n: usize) -> String {
+    let mut out = String::new();
+    let mut rest = spec;
+    let mut done = false;
+    while let Some(p) = rest.find('%') {
+        out.push_str(&rest[..p]);
+        let tail = &rest[p + 1..];
+        if let Some(after) = tail.strip_prefix('%') {
+            out.push('%');
+            rest = after;
+            continue;
+        }
+        let flags = tail
+            .find(|c: char| !"-+ #0".contains(c))
+            .unwrap_or(tail.len());
+        let width_end = flags
+            + tail[flags..]
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(tail.len() - flags);
+        let conv = tail[width_end..].chars().next();
+        match conv {
+            Some(c @ ('d' | 'i' | 'o' | 'x' | 'X')) if !done => {
+                let digits = match c {
+                    'o' => format!("{n:o}"),
+                    'x' => format!("{n:x}"),
+                    'X' => format!("{n:X}"),
+                    _ => n.to_string(),
+                };
+                let fl = &tail[..flags];
+                let width: usize = tail[flags..width_end].parse().unwrap_or(0);
+                let fill = width.saturating_sub(digits.len());
+                if fl.contains('-') {
+                    out += &digits;
+                    out += &" ".repeat(fill);
+                } else if fl.contains('0') {
+                    out += &"0".repeat(fill);
+                    out += &digits;
+                } else {
+                    out += &" ".repeat(fill);
+                    out += &digits;
+                }
+                done = true;
+                rest = &tail[width_end + 1..];
+            }
+            _ => {
+                out.push('%');
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Parses dctimestep's options in order; the operands follow the first word that is not an
 /// option.
 fn parse(args: &[String]) -> anyhow::Result<Request> {
@@ -262,7 +492,7 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
         header: true,
         nsteps: None,
         sky_format: None,
-        out_format: Format::Ascii,
+        out: Out::Matrix(Format::Ascii),
         output: None,
         xres: 0,
         yres: 0,
@@ -292,16 +522,12 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
             "-ia" => req.sky_format = Some(Format::Ascii),
             "-if" => req.sky_format = Some(Format::Float),
             "-id" => req.sky_format = Some(Format::Double),
-            "-oa" => req.out_format = Format::Ascii,
-            "-of" => req.out_format = Format::Float,
-            "-od" => req.out_format = Format::Double,
-            "-oc" => bail!("option -oc (RGBE picture output) is not supported yet"),
+            "-oa" => req.out = Out::Matrix(Format::Ascii),
+            "-of" => req.out = Out::Matrix(Format::Float),
+            "-od" => req.out = Out::Matrix(Format::Double),
+            "-oc" => req.out = Out::Picture,
             "-o" => {
-                let spec = value("an output file")?;
-                if has_number_format(spec) {
-                    bail!("option -o {spec}: one file per time step is not supported yet");
-                }
-                req.output = Some(PathBuf::from(spec));
+                req.output = Some(value("an output specification")?.clone());
                 i += 1;
             }
             "-x" => {
@@ -351,6 +577,15 @@ mod tests {
     }
 
     #[test]
+    fn frame_names_follow_printf() {
+        assert_eq!(frame_name("img%03d.hdr", 7), "img007.hdr");
+        assert_eq!(frame_name("a%d_%%_%d", 12), "a12_%_%d");
+        assert_eq!(frame_name("[%-4d][%4i]", 5), "[5   ][%4i]");
+        assert_eq!(frame_name("%x.%o", 255), "ff.%o");
+        assert_eq!(frame_name("plain.mtx", 3), "plain.mtx");
+    }
+
+    #[test]
     fn options() {
         let args: Vec<String> = ["-h", "-of", "-n", "4", "dc.mtx"]
             .iter()
@@ -358,7 +593,7 @@ mod tests {
             .collect();
         let r = parse(&args).unwrap();
         assert!(!r.header);
-        assert_eq!(r.out_format, Format::Float);
+        assert!(r.out == Out::Matrix(Format::Float));
         assert_eq!(r.nsteps, Some(4));
         assert_eq!(r.operands, vec!["dc.mtx"]);
         assert!(parse(&["-q".to_string(), "x".to_string()]).is_err());

@@ -103,6 +103,9 @@ pub struct Job {
     pub receivers: Vec<Receiver>,
     /// Scene inputs.
     pub scene: Vec<PathBuf>,
+    /// The last `-o` of the options: where receivers named after them write (rfluxmtx's
+    /// receivers without `o=`).
+    pub output: Option<String>,
 }
 
 impl Job {
@@ -124,6 +127,7 @@ impl Job {
             cal: vec![],
             receivers: vec![],
             scene: vec![],
+            output: None,
         }
     }
 }
@@ -255,6 +259,7 @@ pub fn parse_options(job: &mut Job, args: &[String], prog: &str) -> anyhow::Resu
         }
         i += 1 + take;
     }
+    job.output = out;
     Ok(i)
 }
 
@@ -549,11 +554,22 @@ pub fn run_job(job: Job, prog: &str) -> anyhow::Result<ExitCode> {
     // Output streams in order of first use.
     let mut streams: Vec<Stream> = Vec::new();
     let mut by_name: HashMap<Option<String>, usize> = HashMap::new();
+    // Pictures named by bin alone (`%d`, no `%s`): a modifier's bins are numbered after those
+    // of the modifiers before it with the same specification, so that none overwrites another.
+    let mut picture_bins: HashMap<&str, usize> = HashMap::new();
     for (r, &(bins, off)) in job.receivers.iter().zip(&layout) {
+        let first = match &r.out {
+            Some(spec) if job.fmt_out == 'c' && !output_name(spec, &r.name, 0)?.1 => {
+                let next = picture_bins.entry(spec.as_str()).or_insert(0);
+                *next += bins;
+                *next - bins
+            }
+            _ => 0,
+        };
         for b in 0..bins {
             let (name, has_s, has_d) = match &r.out {
                 Some(spec) => {
-                    let (n, s, d) = output_name(spec, &r.name, b)?;
+                    let (n, s, d) = output_name(spec, &r.name, first + b)?;
                     (Some(n), s, d)
                 }
                 None => (None, false, false),
@@ -566,7 +582,7 @@ pub fn run_job(job: Job, prog: &str) -> anyhow::Result<ExitCode> {
                     path: name.map(PathBuf::from),
                     by_modifier: has_s,
                     modifier: r.name.clone(),
-                    bin: has_d.then_some(b),
+                    bin: has_d.then_some(first + b),
                     cols: vec![],
                 });
                 streams.len() - 1

@@ -69,8 +69,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         bail!("{prog}: {receiver}: no receiver surfaces (polygon, ring or source) found");
     }
     // As rcontrib keeps the last -o until another is given, a receiver without o= writes
-    // where the one before it did.
-    let mut out = None;
+    // where the one before it did, the first where the command line's -o says.
+    let mut out = job.output.clone();
     for r in &recv.receivers {
         if r.output.is_some() {
             out = r.output.clone();

@@ -188,7 +188,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let written = match out_format.unwrap_or(result.format) {
         DataType::Picture => {
             // As rmtxop writes pictures: flat pixels, RADIANCE's padded resolution line.
-            out.write_all(&to_picture(m, lines)?.encode_with(false, true))
+            out.write_all(&to_picture(m, lines)?.encode(true))
         }
         t => {
             let format = match t {
@@ -269,7 +269,10 @@ fn from_picture(bytes: &[u8], name: &str) -> anyhow::Result<Loaded> {
 }
 
 /// A matrix of one (grey) or three (RGB) components as a picture, rows from the top.
-fn to_picture(m: &Matrix, header: Vec<String>) -> anyhow::Result<daylit_image::HdrImage> {
+pub(crate) fn to_picture(
+    m: &Matrix,
+    header: Vec<String>,
+) -> anyhow::Result<daylit_image::HdrImage> {
     if m.ncomp() != 1 && m.ncomp() != 3 {
         bail!(
             "rmtxop: a picture needs 1 or 3 components, not {} (spectral pictures are not supported by daylit yet)",

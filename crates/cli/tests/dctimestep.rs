@@ -105,6 +105,79 @@ fn three_phase_matches_radiance() {
     );
 }
 
+/// `ours` against RADIANCE's `theirs` byte for byte, less the header lines that name the
+/// command and the dates.
+fn same_bytes(ours: &[u8], theirs: &str) {
+    let theirs = std::fs::read(golden(theirs)).unwrap();
+    let strip = |b: &[u8]| -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut rest = b;
+        // Header lines up to the first picture's resolution line ("-Y ..." or "+Y ...").
+        while let Some(n) = rest.iter().position(|&c| c == b'\n') {
+            let line = &rest[..=n];
+            if line.starts_with(b"-Y") || line.starts_with(b"+Y") {
+                break;
+            }
+            if !(line.starts_with(b"dctimestep")
+                || line.starts_with(b"CAPDATE=")
+                || line.starts_with(b"GMT="))
+            {
+                out.extend_from_slice(line);
+            }
+            rest = &rest[n + 1..];
+        }
+        out.extend_from_slice(rest);
+        out
+    };
+    assert!(
+        strip(ours) == strip(&theirs),
+        "differs from RADIANCE's output"
+    );
+}
+
+#[test]
+fn pictures_match_radiance_byte_for_byte() {
+    // Component pictures weighted by a sky (several frames in one stream).
+    same_bytes(&ok(&["vpic%d.hdr", "sky8.mtx"], None), "out_2ph_pics.hdr");
+    // A matrix result as one picture.
+    same_bytes(&ok(&["-oc", "dc.mtx", "sky.mtx"], None), "out_2ph_oc.hdr");
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // 3-phase with a picture view matrix, one file per time step.
+    let spec = out("frame%02d.hdr");
+    ok(
+        &["-o", &spec, "vpic%d.hdr", "t.mtx", "d.mtx", "sky.mtx"],
+        None,
+    );
+    // Each time step of a matrix result in its own file, as a picture and as floats.
+    let (pics, mats) = (out("step%d.hdr"), out("step%d.mtx"));
+    ok(&["-oc", "-x", "2", "-o", &pics, "dc.mtx", "sky.mtx"], None);
+    ok(&["-of", "-o", &mats, "dc.mtx", "sky.mtx"], None);
+    for step in 0..6 {
+        let ours = |n: String| std::fs::read(dir.path().join(n)).unwrap();
+        same_bytes(
+            &ours(format!("frame{step:02}.hdr")),
+            &format!("out_3ph_frame{step:02}.hdr"),
+        );
+        same_bytes(
+            &ours(format!("step{step}.hdr")),
+            &format!("out_step{step}.hdr"),
+        );
+        same_bytes(
+            &ours(format!("step{step}.mtx")),
+            &format!("out_step{step}.mtx"),
+        );
+    }
+    assert!(!dir.path().join("frame06.hdr").exists());
+}
+
+#[test]
+fn missing_component_picture_is_an_error() {
+    let e = fails(&["vpic%d.hdr", "sky.mtx"]);
+    // The first time step is at night: its zero coefficients skip every picture but the last.
+    assert!(e.contains("cannot read component picture: vpic145.hdr"), "{e}");
+}
+
 #[test]
 fn called_as_dctimestep() {
     let dir = tempfile::tempdir().unwrap();
@@ -145,6 +218,8 @@ fn errors_name_the_file_and_what_was_expected() {
         e.contains("unknown option -q") && e.contains("usage:"),
         "{e}"
     );
+    let e = fails(&["-o", "x%d.mtx", "-oz", "dc.mtx", "sky.mtx"]);
+    assert!(e.contains("unknown option -oz"), "{e}");
     let e = fails(&["v.mtx", "t.xml", "d.mtx", "sky.mtx"]);
     assert!(e.contains("BSDF XML files are not supported"), "{e}");
     let dir = tempfile::tempdir().unwrap();

@@ -345,3 +345,54 @@ fn rfluxmtx_reads_the_system_octree_after_i() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("only -i system.oct (first)"));
 }
+
+/// Pictures named by bin alone (`-o pic%03d.hdr` with `-fac`) from rfluxmtx's two receivers:
+/// as RADIANCE's rcontrib does, the sky's bins are numbered after the ground's (so the
+/// ground's picture is not overwritten), the command line's `-o` reaches every receiver, and
+/// each picture holds that bin's column of the matrix RADIANCE's rfluxmtx computed.
+#[test]
+fn picture_outputs_number_bins_after_earlier_receivers() {
+    let d = dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let recv = d.join("receivers_sky.rad");
+    let spec = tmp.path().join("pic%03d.hdr");
+    run(
+        "rfluxmtx",
+        &[
+            "-ab",
+            "0",
+            "-fac",
+            "-x",
+            "20",
+            "-y",
+            "20",
+            "-o",
+            spec.to_str().unwrap(),
+            "-",
+            recv.to_str().unwrap(),
+        ],
+        &d.join("dirs.txt"),
+        &d,
+    );
+    let want = sparse("rflux_sky.txt", 400, 578);
+    for bin in [0, 1, 2, 300, 577] {
+        let path = tmp.path().join(format!("pic{bin:03}.hdr"));
+        let pic = daylit_image::HdrImage::read(&path).unwrap();
+        let (modifier, first) = if bin == 0 {
+            ("groundglow", 0)
+        } else {
+            ("skyglow", 1)
+        };
+        assert!(pic.header.contains(&format!("MODIFIER={modifier}")), "{bin}");
+        assert!(pic.header.contains(&format!("BIN={bin}")), "{bin}: {first}");
+        assert_eq!((pic.width, pic.height), (20, 20));
+        for (k, px) in pic.pixels.iter().enumerate() {
+            for c in 0..3 {
+                let w = want[k][3 * bin + c] as f32;
+                // RGBE keeps 8 bits of mantissa.
+                assert!((px[c] - w).abs() <= 0.01 * w.abs() + 1e-30, "bin {bin} ray {k}");
+            }
+        }
+    }
+    assert!(!tmp.path().join("pic578.hdr").exists());
+}

@@ -256,41 +256,40 @@ impl HdrImage {
     }
 
     /// Writes the picture (header, `FORMAT=`, standard `-Y H +X W` orientation), run-length
-    /// encoded when `rle` (as RADIANCE writes), otherwise flat.
+    /// encoded when `rle`, as RADIANCE 6.0a writes pictures: the resolution line's numbers
+    /// padded to 8 columns (`-Y        7 +X        9`), scanlines of 17 to 32767 pixels
+    /// encoded, shorter and longer ones flat.
     pub fn encode(&self, rle: bool) -> Vec<u8> {
-        self.encode_with(rle, false)
-    }
-
-    /// [`HdrImage::encode`], with the resolution line's numbers padded to 8 columns when
-    /// `padded` (`-Y        7 +X        9`, as RADIANCE's own programs write it).
-    pub fn encode_with(&self, rle: bool, padded: bool) -> Vec<u8> {
         let mut head = format!("#?{}\n", self.program);
         for l in &self.header {
             if !l.trim_start().starts_with("FORMAT=") {
                 let _ = writeln!(head, "{l}");
             }
         }
-        let w = if padded { 8 } else { 0 };
-        let _ = write!(
-            head,
-            "FORMAT=32-bit_rle_rgbe\n\n-Y {:w$} +X {:w$}\n",
-            self.height, self.width
-        );
+        head.push_str("FORMAT=32-bit_rle_rgbe\n\n");
         let mut out = head.into_bytes();
+        self.encode_pixels(rle, &mut out);
+        out
+    }
+
+    /// Appends what follows a picture's header, as [`HdrImage::encode`] writes it: the
+    /// resolution line and the scanlines. For writers whose header is not this picture's (a
+    /// stream of frames).
+    pub fn encode_pixels(&self, rle: bool, out: &mut Vec<u8>) {
+        out.extend_from_slice(format!("-Y {:8} +X {:8}\n", self.height, self.width).as_bytes());
         for row in 0..self.height {
             let line: Vec<[u8; 4]> = self.pixels[row * self.width..(row + 1) * self.width]
                 .iter()
                 .map(|&p| float_to_rgbe(p))
                 .collect();
-            if rle && (8..=0x7fff).contains(&self.width) {
-                write_rle_scanline(&line, &mut out);
+            if rle && (17..=0x7fff).contains(&self.width) {
+                write_rle_scanline(&line, out);
             } else {
                 for p in line {
                     out.extend_from_slice(&p);
                 }
             }
         }
-        out
     }
 
     /// Writes the picture to a file (see [`HdrImage::encode`]).
@@ -536,8 +535,16 @@ fn write_rle_scanline(line: &[[u8; 4]], out: &mut Vec<u8>) {
                 run = 0;
             }
             let lit_end = j.min(w);
-            // Literals before the run.
             let mut k = i;
+            // Two or three equal values before it are written as a short run, as RADIANCE
+            // does (the bytes then match its pictures).
+            let short = lit_end - i;
+            if (2..MINRUN).contains(&short) && v[i..lit_end].iter().all(|&x| x == v[i]) {
+                out.push(128 + short as u8);
+                out.push(v[i]);
+                k = lit_end;
+            }
+            // Literals before the run.
             while k < lit_end {
                 let n = (lit_end - k).min(128);
                 out.push(n as u8);

@@ -9,7 +9,9 @@
 #   sky_h.txt        sky.mtx without its header (for dctimestep -n 6)
 #   dc.mtx, dc_f.mtx a made-up 4 × 146 RGB daylight-coefficient matrix, ascii and float
 #   v.mtx t.mtx d.mtx  made-up 3 × 8, 8 × 8 and 8 × 146 RGB matrices for the 3-phase chain
-# Outputs: out_*.mtx, RADIANCE dctimestep's results (commands below).
+#   vpic0..7.hdr     made-up 20 × 6 pictures (pcomb): a picture view matrix, one per T row
+#   sky8.mtx         a made-up 8 × 2 sky (coefficients of the 8 pictures over 2 time steps)
+# Outputs: out_*.mtx and out_*.hdr, RADIANCE dctimestep's results (commands below).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -53,4 +55,18 @@ dctimestep -if -od dc.mtx sky_f.mtx > out_2ph_fd.mtx
 dctimestep -h -n 6 dc.mtx sky_h.txt > out_2ph_h.mtx
 dctimestep v.mtx t.mtx d.mtx sky.mtx > out_3ph_aa.mtx
 dctimestep -of v.mtx t.mtx d.mtx < sky_f.mtx > out_3ph_ff.mtx
+
+# Pictures: component pictures summed (3-phase V as pictures; 2-phase with sky8.mtx), one
+# file per time step (-o %d), picture output of a matrix (-oc, -x), one file per step of a
+# matrix result.
+for i in 0 1 2 3 4 5 6 7; do
+    pcomb -x 20 -y 6 -e "ro=floor(x/4)*($i+1)/40;go=if(x-10,0.3,0.01*y*$i);bo=0.05+0.01*$i" > vpic$i.hdr
+done
+made_up sky8.mtx 8 2 5
+dctimestep vpic%d.hdr sky8.mtx > out_2ph_pics.hdr 2> /dev/null
+rm -f out_3ph_frame*.hdr out_step*.hdr out_step*.mtx
+dctimestep -o out_3ph_frame%02d.hdr vpic%d.hdr t.mtx d.mtx sky.mtx 2> /dev/null
+dctimestep -oc dc.mtx sky.mtx > out_2ph_oc.hdr
+dctimestep -oc -x 2 -o out_step%d.hdr dc.mtx sky.mtx
+dctimestep -of -o out_step%d.mtx dc.mtx sky.mtx
 ls -l "$here"
