@@ -97,6 +97,9 @@ pub struct Job {
     pub threads: usize,
     /// `-fo`: overwrite existing output files.
     pub force: bool,
+    /// `-r`: recover an interrupted run: keep the complete records of the existing output
+    /// files and trace only the input records after them.
+    pub recover: bool,
     /// `-f`/`-e`, in order.
     pub cal: Vec<CalInput>,
     /// The modifiers, in output order.
@@ -124,6 +127,7 @@ impl Job {
             header: true,
             threads: 0,
             force: false,
+            recover: false,
             cal: vec![],
             receivers: vec![],
             scene: vec![],
@@ -209,6 +213,9 @@ pub fn parse_options(job: &mut Job, args: &[String], prog: &str) -> anyhow::Resu
         } else if let Some(v) = switch(a, "-fo", job.force) {
             job.force = v;
             take = 0;
+        } else if let Some(v) = switch(a, "-r", job.recover) {
+            job.recover = v;
+            take = 0;
         } else if switch(a, "-w", true).is_some() || switch(a, "-ld", true).is_some() {
             take = 0;
         } else {
@@ -247,7 +254,6 @@ pub fn parse_options(job: &mut Job, args: &[String], prog: &str) -> anyhow::Resu
                         });
                     }
                 }
-                "-r" => bail!("{prog}: -r (recover) is not in this version of daylit"),
                 _ => match a.strip_prefix("-f") {
                     Some(f) => {
                         (job.fmt_in, job.fmt_out) = parse_format(prog, f)?;
@@ -592,8 +598,24 @@ pub fn run_job(job: Job, prog: &str) -> anyhow::Result<ExitCode> {
     }
 
     let rays = read_rays(job.fmt_in)?;
-    let records = group_records(&rays, job.accumulate, job.xres, job.yres, prog)?;
-    let mut outs = open_streams(&streams, &job, prog)?;
+    let mut records = group_records(&rays, job.accumulate, job.xres, job.yres, prog)?;
+    let kept = if job.recover {
+        recovered(&streams, &job, prog)?
+    } else {
+        vec![]
+    };
+    // Records every output already holds are not traced again.
+    let done = kept.iter().map(|k| k.records).min().unwrap_or(0);
+    if job.recover && done == 0 {
+        eprintln!("{prog}: warning: no previous data to recover");
+    }
+    records.drain(..done.min(records.len()));
+    let mut outs = open_streams(&streams, &job, prog, &kept)?;
+    for (out, k) in outs.iter_mut().zip(&kept) {
+        let end = k.header + k.offsets.get(done).copied().unwrap_or(0);
+        out.write_all(&k.bytes[..end])
+            .with_context(|| format!("{prog}: cannot write output"))?;
+    }
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(job.threads)
@@ -743,13 +765,18 @@ impl Write for Out {
 /// Opens every stream and writes its header as rcontrib does (`MODIFIER=`, `BIN=`,
 /// `NROWS=`, `NCOLS=`, `NCOMP=`, `FORMAT=`, then a resolution line for single-column
 /// pictures).
-fn open_streams(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec<Out>> {
+fn open_streams(
+    streams: &[Stream],
+    job: &Job,
+    prog: &str,
+    kept: &[Recovered],
+) -> anyhow::Result<Vec<Out>> {
     let mut outs = Vec::new();
-    for s in streams {
+    for (k, s) in streams.iter().enumerate() {
         let mut out = match &s.path {
             None => Out::Stdout(std::io::BufWriter::new(std::io::stdout())),
             Some(p) => {
-                if p.exists() && !job.force {
+                if p.exists() && !job.force && !job.recover {
                     bail!(
                         "{prog}: cannot open '{}' for writing: file exists (-fo overwrites)",
                         p.display()
@@ -769,6 +796,11 @@ fn open_streams(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec
             }
         };
         let reclen = s.cols.len();
+        if kept.get(k).is_some_and(|r| !r.bytes.is_empty()) {
+            // The recovered file's own header and records are written instead.
+            outs.push(out);
+            continue;
+        }
         if job.header {
             let mut h = String::from("#?RADIANCE\n");
             h += &job.command;
@@ -812,12 +844,107 @@ fn open_streams(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec
             h.push('\n');
             out.write_all(h.as_bytes())?;
         }
-        if reclen == 1 && job.xres > 0 && job.yres > 0 {
-            out.write_all(format!("-Y {} +X {}\n", job.yres, job.xres).as_bytes())?;
+        if has_resolution(s, job) {
+            out.write_all(format!("-Y {:8} +X {:8}\n", job.yres, job.xres).as_bytes())?;
         }
         outs.push(out);
     }
     Ok(outs)
+}
+
+/// Whether a stream's header is followed by a picture's resolution line.
+fn has_resolution(s: &Stream, job: &Job) -> bool {
+    s.cols.len() == 1 && job.xres > 0 && job.yres > 0
+}
+
+/// What `-r` keeps of an existing output file.
+struct Recovered {
+    /// The file's bytes.
+    bytes: Vec<u8>,
+    /// Length of its header (and resolution line).
+    header: usize,
+    /// Complete records after the header.
+    records: usize,
+    /// Byte offset after the header of the end of each complete record (index = records
+    /// before it: `offsets[0] == 0`).
+    offsets: Vec<usize>,
+}
+
+/// The complete records of every output file, for `-r` (ASCII too, which RADIANCE refuses).
+/// A file that does not exist yet holds none; output to standard output cannot be recovered.
+fn recovered(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec<Recovered>> {
+    if job.accumulate == 0 {
+        bail!("{prog}: -r with -c 0 (adding new rays to earlier results) is not supported by daylit; give -c N or recover without -r");
+    }
+    let mut kept = Vec::new();
+    for s in streams {
+        let Some(path) = &s.path else {
+            bail!(
+                "{prog}: -r recovers output files: give -o (standard output cannot be recovered)"
+            );
+        };
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!(
+                    "{prog}: warning: missing recover file '{}': it starts afresh",
+                    path.display()
+                );
+                kept.push(Recovered {
+                    bytes: vec![],
+                    header: 0,
+                    records: 0,
+                    offsets: vec![0],
+                });
+                continue;
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("{prog}: cannot read {}", path.display()))
+            }
+        };
+        let mut header = 0;
+        if job.header {
+            header = bytes
+                .windows(2)
+                .position(|w| w == b"\n\n")
+                .map(|p| p + 2)
+                .with_context(|| format!("{prog}: -r: {}: no complete header", path.display()))?;
+        }
+        if has_resolution(s, job) {
+            header += bytes[header..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map(|p| p + 1)
+                .with_context(|| format!("{prog}: -r: {}: no resolution line", path.display()))?;
+        }
+        let body = &bytes[header..];
+        let offsets: Vec<usize> = match job.fmt_out {
+            'a' => std::iter::once(0)
+                .chain(
+                    body.iter()
+                        .enumerate()
+                        .filter(|(_, &c)| c == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
+                .collect(),
+            f => {
+                let size = s.cols.len()
+                    * match f {
+                        'f' => 12,
+                        'd' => 24,
+                        _ => 4,
+                    };
+                (0..=body.len() / size.max(1)).map(|k| k * size).collect()
+            }
+        };
+        kept.push(Recovered {
+            records: offsets.len() - 1,
+            offsets,
+            header,
+            bytes,
+        });
+    }
+    Ok(kept)
 }
 
 /// Flushes every stream and moves the finished files into place.

@@ -175,7 +175,10 @@ fn pictures_match_radiance_byte_for_byte() {
 fn missing_component_picture_is_an_error() {
     let e = fails(&["vpic%d.hdr", "sky.mtx"]);
     // The first time step is at night: its zero coefficients skip every picture but the last.
-    assert!(e.contains("cannot read component picture: vpic145.hdr"), "{e}");
+    assert!(
+        e.contains("cannot read component picture: vpic145.hdr"),
+        "{e}"
+    );
 }
 
 #[test]
