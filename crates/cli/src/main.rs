@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod cnt;
 mod compare;
+mod dcglare;
 mod dctimestep;
 mod evalglare;
 mod falsecolor;
@@ -53,6 +54,7 @@ const MULTICALL: &[&str] = &[
     "gendaylit",
     "gendaymtx",
     "dctimestep",
+    "dcglare",
     "evalglare",
     "vwrays",
     "falsecolor",
@@ -225,6 +227,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "gendaylit" => sky::gendaylit_radiance(args),
         "gendaymtx" => gendaymtx::run_radiance(args),
         "dctimestep" => dctimestep::run_radiance(args),
+        "dcglare" => dcglare::run_radiance(args),
         "evalglare" => evalglare::run_radiance(args),
         "falsecolor" => falsecolor::run_radiance(args),
         "rtrace" => rtrace::run_radiance(args),

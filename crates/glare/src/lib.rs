@@ -14,12 +14,14 @@
 //!   2.1–2.3, 5.5–5.6) and the RAMMG noise metric (eq. 7.2–7.3).
 //! - [`metrics`]: the index formulas both paths share.
 //! - [`geometry`]: RADIANCE's view arithmetic and the position index.
+//! - [`imageless`]: glare from daylight coefficients without a picture (RADIANCE's dcglare).
 
 pub mod args;
 pub mod contrast;
 mod detect;
 pub mod evaluate;
 pub mod geometry;
+pub mod imageless;
 pub mod metrics;
 pub mod picture;
 pub mod rays;
