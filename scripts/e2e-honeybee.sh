@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end test inside honeybee-radiance: installs honeybee-radiance and lbt-recipes from the
 # package registry into e2e/honeybee/.venv, links daylit under every RADIANCE name it answers
-# to (`daylit install-links`), runs nine recipes (point-in-time grid and view, daylight factor,
+# to (`daylit install-links`), runs ten recipes (point-in-time grid and view, daylight factor,
 # sky view, annual daylight plain and enhanced, annual irradiance, cumulative radiation, direct
-# sun hours) through lbt-recipes with only daylit on PATH, and compares every result file
-# with goldens made by RADIANCE 6.0a through the same commands (e2e/honeybee/make_goldens.sh).
+# sun hours, imageless annual glare) through lbt-recipes with only daylit on PATH, and compares
+# every result file with goldens made by RADIANCE 6.0a through the same commands
+# (e2e/honeybee/make_goldens.sh; dcglare, which pyradiance lacks, built from RADIANCE's source).
 #   --venv-only   set up the virtual environment and print its path
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,11 +1,11 @@
 """Compares a run's summary with the RADIANCE goldens: every result file present, the mean
 of every file within 2 % (illuminance, irradiance, luminance, hours, daylight factor), and
-annual metrics in percent of hours (DA, cDA, UDI) within 2 points.
+annual metrics in percent of hours (DA, cDA, UDI, glare autonomy) within 2 points.
 Usage: compare.py GOLDENS_JSON SUMMARY_JSON"""
 import json
 import sys
 
-METRIC_EXT = ('.da', '.cda', '.udi')
+METRIC_EXT = ('.da', '.cda', '.udi', '.ga')
 goldens, summary = (json.load(open(p)) for p in sys.argv[1:3])
 bad = 0
 for recipe, g in sorted(goldens.items()):

@@ -21,7 +21,7 @@ rad_dir, work, summary_path = (os.path.abspath(a) for a in sys.argv[1:4])
 recipes = sys.argv[4:] or [
     'point-in-time-grid', 'point-in-time-view', 'daylight-factor', 'sky-view',
     'annual-daylight', 'annual-daylight-enhanced', 'annual-irradiance',
-    'cumulative-radiation', 'direct-sun-hours',
+    'cumulative-radiation', 'direct-sun-hours', 'imageless-annual-glare',
 ]
 # The benchmark (bench/honeybee_pipeline.sh) sets its own annual parameters.
 ANNUAL = os.environ.get('E2E_ANNUAL_PARAMS', '-ab 2 -ad 1024 -lw 0.002 -dr 0')
@@ -41,6 +41,7 @@ def inputs(recipe, model, wea):
         'annual-irradiance': {'wea': wea, 'radiance-parameters': ANNUAL},
         'cumulative-radiation': {'wea': wea, 'radiance-parameters': '-ab 2 -ad 1024 -lw 0.002'},
         'direct-sun-hours': {'wea': wea},
+        'imageless-annual-glare': {'wea': wea, 'radiance-parameters': ANNUAL},
     }[recipe] | {'model': model, 'cpu-count': 1}
 
 
@@ -61,7 +62,7 @@ def read_values(path):
     return np.array(b.split(), dtype=float)
 
 
-RESULT_EXT = ('.res', '.ill', '.da', '.cda', '.udi', '.HDR')
+RESULT_EXT = ('.res', '.ill', '.da', '.cda', '.udi', '.HDR', '.dgp', '.ga')
 
 
 def summarise(run_dir):

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the dcglare goldens in this folder. pyradiance's RADIANCE 6.0a
 # (scripts/setup-reference.sh) makes the daylight coefficients and skies, but its bin has no
-# dcglare: this script builds RADIANCE's dcglare from RADIANCE's public source (a checkout
-# named by RADIANCE_SRC, else a shallow clone of github.com/LBNL-ETA/Radiance), with the C
-# compiler alone. Tests read only the files made here.
+# dcglare: scripts/build-dcglare.sh builds it from RADIANCE's public source (RADIANCE_SRC, else
+# a shallow clone of github.com/LBNL-ETA/Radiance). Tests read only the files made here.
 #
 # Inputs (made here, small): a 4 × 5 × 3 m room open to the south above 1 m (room.rad, and
 # room_black.rad with every reflectance 0), six views (views.txt: position and direction,
@@ -22,21 +21,7 @@ export PATH="$RADIANCE_BIN:$PATH"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-src=${RADIANCE_SRC:-}
-if [ -z "$src" ]; then
-    git clone -q --depth 1 https://github.com/LBNL-ETA/Radiance "$work/Radiance"
-    src=$work/Radiance
-fi
-(
-    cd "$work"
-    mkdir obj
-    for f in "$src"/src/common/*.c; do
-        gcc -O2 -w -c -I"$src/src/common" "$f" -o "obj/$(basename "$f" .c).o" 2> /dev/null || true
-    done
-    ar rcs libcommon.a obj/*.o
-    gcc -O2 -w -DDC_GLARE -I"$src/src/common" -I"$src/src/util" \
-        "$src"/src/util/{dcglare,cmglare,cmatrix,cmbsdf,cmconst}.c libcommon.a -lm -lpthread -o dcglare
-)
+bash "$root/scripts/build-dcglare.sh" "$work"
 dcglare=$work/dcglare
 cd "$here"
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds RADIANCE's dcglare (absent from pyradiance's RADIANCE 6.0a) from RADIANCE's public
+# source with the C compiler alone, for the goldens that need it.
+# Usage: build-dcglare.sh DEST   (writes DEST/dcglare)
+# The source is the checkout RADIANCE_SRC names, else a shallow clone of
+# github.com/LBNL-ETA/Radiance.
+set -euo pipefail
+dest=$(mkdir -p "$1" && cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=${RADIANCE_SRC:-}
+if [ -z "$src" ]; then
+    git clone -q --depth 1 https://github.com/LBNL-ETA/Radiance "$work/Radiance"
+    src=$work/Radiance
+fi
+cd "$work"
+mkdir obj
+# RADIANCE's common library (a few platform files do not build here; dcglare needs none).
+for f in "$src"/src/common/*.c; do
+    gcc -O2 -w -c -I"$src/src/common" "$f" -o "obj/$(basename "$f" .c).o" 2> /dev/null || true
+done
+ar rcs libcommon.a obj/*.o
+gcc -O2 -w -DDC_GLARE -I"$src/src/common" -I"$src/src/util" \
+    "$src"/src/util/{dcglare,cmglare,cmatrix,cmbsdf,cmconst}.c libcommon.a -lm -lpthread \
+    -o "$dest/dcglare"
+echo "built $dest/dcglare from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2
