@@ -1,7 +1,8 @@
 //! The RADIANCE scene language, read exactly as RADIANCE reads it.
 //!
 //! Data flow: scene text → [`lexer`] words → [`parse`] raw primitives and `!commands` →
-//! [`load`] (commands expanded: [`xform`], [`genbox`]; OBJ meshes from [`obj`]) →
+//! [`load`] (commands expanded: [`xform`], [`genbox`], [`genprism`], [`genrev`], [`genworm`];
+//! OBJ meshes from [`obj`]) →
 //! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
 //! resolved scene in the binary file that `daylit oconv` writes. RADIANCE's own binary files,
 //! [`octree`]s and compiled meshes ([`rtm`]), are read through [`portable`], and
@@ -9,9 +10,12 @@
 
 pub mod archive;
 pub mod compound;
+pub mod curve;
 pub mod error;
 pub mod genbox;
 pub mod genprism;
+pub mod genrev;
+pub mod genworm;
 pub mod lexer;
 pub mod load;
 pub mod obj;

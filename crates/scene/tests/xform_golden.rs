@@ -1,5 +1,5 @@
-//! Native xform and genbox against RADIANCE 6.0a's own output (tests/golden, made by
-//! make_goldens.sh).
+//! Native xform, genbox, genrev and genworm against RADIANCE 6.0a's own output
+//! (tests/golden, made by make_goldens.sh).
 
 use daylit_scene::{load_scene_text, LoadOptions, PrimType, Scene};
 use std::path::{Path, PathBuf};
@@ -126,5 +126,28 @@ fn rounded_and_bevelled_boxes_match_radiance_geometry() {
         let ours = load_scene_text(&format!("{PRELUDE}!{case}\n"), "case", &dir, &opts()).unwrap();
         let golden = load_golden(&dir.join(format!("genbox/{i:02}.rad")));
         assert_eq!(geometry_keys(&ours), geometry_keys(&golden), "{case}");
+    }
+}
+
+/// genrev and genworm refuse what they cannot honour with the command's location.
+#[test]
+fn curve_generators_refuse_bad_arguments() {
+    let dir = golden_dir();
+    for (case, want) in [
+        ("genrev mat v 't' 'sqrt(' 4", "genrev: \"sqrt(\""),
+        ("genrev mat v 't' '1' 0", "at least 1"),
+        ("genrev mat v 't' '1' 3 -q", "unknown option \"-q\""),
+        ("genrev mat v 't' 'undefined_r(t)' 3", "genrev"),
+        (
+            "genworm mat w 0 t 0 0.1 4 -f no_such_file.cal",
+            "no_such_file.cal",
+        ),
+        ("genworm mat w 0 t 0", "usage: genworm"),
+    ] {
+        let e = load_scene_text(&format!("{PRELUDE}\n!{case}\n"), "in.rad", &dir, &opts())
+            .err()
+            .unwrap_or_else(|| panic!("{case}: accepted"))
+            .to_string();
+        assert!(e.contains("in.rad:3") && e.contains(want), "{case}: {e}");
     }
 }
