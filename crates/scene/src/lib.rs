@@ -1,7 +1,8 @@
 //! The RADIANCE scene language, read exactly as RADIANCE reads it.
 //!
 //! Data flow: scene text → [`lexer`] words → [`parse`] raw primitives and `!commands` →
-//! [`load`] (commands expanded: [`xform`], [`genbox`], [`genprism`], [`genrev`], [`genworm`];
+//! [`load`] (commands expanded: [`xform`], [`genbox`], [`genprism`], [`genrev`], [`genworm`],
+//! [`genblinds`];
 //! OBJ meshes from [`obj`]) →
 //! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
 //! resolved scene in the binary file that `daylit oconv` writes. RADIANCE's own binary files,
@@ -12,6 +13,7 @@ pub mod archive;
 pub mod compound;
 pub mod curve;
 pub mod error;
+pub mod genblinds;
 pub mod genbox;
 pub mod genprism;
 pub mod genrev;

@@ -547,7 +547,9 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             .iter()
             .enumerate()
             .all(|(i, s)| match s.first().map(|w| program_name(w)) {
-                Some("genbox" | "gensky" | "gendaylit" | "genrev" | "genworm") => i == 0,
+                Some("genbox" | "genblinds" | "gensky" | "gendaylit" | "genrev" | "genworm") => {
+                    i == 0
+                }
                 Some("genprism") => i == 0 && genprism::is_native(&s[1..]),
                 Some("xform") => true,
                 _ => false,
@@ -559,6 +561,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             let prims = match program_name(&s[0]) {
                 "genbox" => genbox(&s[1..], &cmd.loc)?,
                 "genprism" => genprism::genprism(&s[1..], &cmd.loc)?,
+                "genblinds" => crate::genblinds::genblinds(&s[1..], &cmd.loc)?,
                 "genrev" => crate::genrev::genrev(&s[1..], &cmd.loc, &opts.raypath)?,
                 "genworm" => crate::genworm::genworm(&s[1..], &cmd.loc, &opts.raypath)?,
                 prog @ ("gensky" | "gendaylit") => sky(opts, prog, &s[1..], &cmd.loc, cwd, depth)?,

@@ -1,4 +1,4 @@
-//! Native xform, genbox, genrev and genworm against RADIANCE 6.0a's own output
+//! Native xform, genbox, genblinds, genrev and genworm against RADIANCE 6.0a's own output
 //! (tests/golden, made by make_goldens.sh).
 
 use daylit_scene::{load_scene_text, LoadOptions, PrimType, Scene};
