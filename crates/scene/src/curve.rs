@@ -1,6 +1,7 @@
-//! Curves given as calcomp expressions of `t`, as RADIANCE's `genrev` and `genworm` read them:
-//! each coordinate an expression, `-e` expressions and `-f` files for auxiliary definitions,
-//! and the spline functions `hermite`, `bezier` and `bspline` those programs provide.
+//! Curves and surfaces given as calcomp expressions of `t` (or `s` and `t`), as RADIANCE's
+//! `genrev`, `genworm` and `gensurf` read them: each coordinate an expression, `-e`
+//! expressions and `-f` files for auxiliary definitions, and the spline functions `hermite`,
+//! `bezier` and `bspline` those programs provide.
 
 use crate::error::{Loc, Result, SceneError};
 use daylit_cal::{CalEnv, EvalState, FuncId, NoRay, RayPath};
@@ -12,7 +13,7 @@ hermite(p0, p1, r0, r1, t) : p0*((2*t-3)*t*t+1) + p1*(-2*t+3)*t*t + r0*((t-2)*t+
 bezier(p0, p1, p2, p3, t) : p0*(1-t)*(1-t)*(1-t) + 3*p1*t*(1-t)*(1-t) + 3*p2*t*t*(1-t) + p3*t*t*t;
 bspline(p0, p1, p2, p3, t) : (p0*(1-t)*(1-t)*(1-t) + p1*(3*t*t*t-6*t*t+4) + p2*(-3*t*t*t+3*t*t+3*t+1) + p3*t*t*t)/6;";
 
-/// A set of functions of `t` defined by expressions, evaluated as calcomp does.
+/// A set of functions of `t` (or of `s, t`) defined by expressions, evaluated as calcomp does.
 pub struct Curve {
     env: CalEnv,
     funcs: Vec<FuncId>,
@@ -22,10 +23,34 @@ pub struct Curve {
 }
 
 impl Curve {
-    /// Compiles `exprs` (one per coordinate) after the `-e`/`-f` options in `options`;
-    /// anything else there is an error naming `usage`.
+    /// Compiles `exprs` (one per coordinate, functions of `t`) after the `-e`/`-f` options in
+    /// `options`; anything else there is an error naming `usage`.
     pub fn new(
         prog: &'static str,
+        exprs: &[&str],
+        options: &[String],
+        raypath: &RayPath,
+        loc: &Loc,
+        usage: &str,
+    ) -> Result<Curve> {
+        Self::with_params(prog, "t", exprs, options, raypath, loc, usage)
+    }
+
+    /// [`Curve::new`] for functions of `s` and `t` (a surface).
+    pub fn new2(
+        prog: &'static str,
+        exprs: &[&str],
+        options: &[String],
+        raypath: &RayPath,
+        loc: &Loc,
+        usage: &str,
+    ) -> Result<Curve> {
+        Self::with_params(prog, "s, t", exprs, options, raypath, loc, usage)
+    }
+
+    fn with_params(
+        prog: &'static str,
+        params: &str,
         exprs: &[&str],
         options: &[String],
         raypath: &RayPath,
@@ -55,7 +80,7 @@ impl Curve {
         let mut funcs = Vec::new();
         for (k, e) in exprs.iter().enumerate() {
             let name = format!("daylit_curve{k}");
-            env.load_str("<arguments>", &format!("{name}(t) = {e};"))
+            env.load_str("<arguments>", &format!("{name}({params}) = {e};"))
                 .map_err(|x| err(format!("\"{e}\": {x}")))?;
             funcs.push(env.function(&name).expect("just defined"));
         }
@@ -71,18 +96,39 @@ impl Curve {
 
     /// The value of every coordinate at `t`.
     pub fn at(&mut self, t: f64) -> Result<Vec<f64>> {
+        self.eval(&[t])
+    }
+
+    /// The value of every coordinate (and of `valid`, when added) at `(s, t)`.
+    pub fn at2(&mut self, s: f64, t: f64) -> Result<Vec<f64>> {
+        self.eval(&[s, t])
+    }
+
+    fn eval(&mut self, args: &[f64]) -> Result<Vec<f64>> {
         let mut v = Vec::with_capacity(self.funcs.len());
         for &f in &self.funcs {
-            let x = self.env.call(f, &[t], &mut self.state, &NoRay);
+            let x = self.env.call(f, args, &mut self.state, &NoRay);
             if let Some(e) = self.state.take_error() {
                 return Err(SceneError::at(
                     &self.loc,
-                    format!("{}: at t = {t}: {e}", self.prog),
+                    format!("{}: at {args:?}: {e}", self.prog),
                 ));
             }
             v.push(x);
         }
         Ok(v)
+    }
+
+    /// Evaluates the user's function `name` too (after the coordinates) when it is defined
+    /// with `arity` arguments, as gensurf's `valid(s,t)`; says whether it was.
+    pub fn add_if_defined(&mut self, name: &str, arity: usize) -> bool {
+        match self.env.function(name) {
+            Some(f) if self.env.func_arity(f) == arity => {
+                self.funcs.push(f);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// A whole number of segments from an expression (`nseg`), rounded as the programs do.

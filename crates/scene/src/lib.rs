@@ -2,7 +2,7 @@
 //!
 //! Data flow: scene text → [`lexer`] words → [`parse`] raw primitives and `!commands` →
 //! [`load`] (commands expanded: [`xform`], [`genbox`], [`genprism`], [`genrev`], [`genworm`],
-//! [`genblinds`];
+//! [`genblinds`], [`gensurf`];
 //! OBJ meshes from [`obj`]) →
 //! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
 //! resolved scene in the binary file that `daylit oconv` writes. RADIANCE's own binary files,
@@ -17,6 +17,7 @@ pub mod genblinds;
 pub mod genbox;
 pub mod genprism;
 pub mod genrev;
+pub mod gensurf;
 pub mod genworm;
 pub mod lexer;
 pub mod load;

@@ -547,9 +547,10 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             .iter()
             .enumerate()
             .all(|(i, s)| match s.first().map(|w| program_name(w)) {
-                Some("genbox" | "genblinds" | "gensky" | "gendaylit" | "genrev" | "genworm") => {
-                    i == 0
-                }
+                Some(
+                    "genbox" | "genblinds" | "gensky" | "gendaylit" | "genrev" | "gensurf"
+                    | "genworm",
+                ) => i == 0,
                 Some("genprism") => i == 0 && genprism::is_native(&s[1..]),
                 Some("xform") => true,
                 _ => false,
@@ -563,6 +564,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
                 "genprism" => genprism::genprism(&s[1..], &cmd.loc)?,
                 "genblinds" => crate::genblinds::genblinds(&s[1..], &cmd.loc)?,
                 "genrev" => crate::genrev::genrev(&s[1..], &cmd.loc, &opts.raypath)?,
+                "gensurf" => crate::gensurf::gensurf(&s[1..], &cmd.loc, &opts.raypath, cwd)?,
                 "genworm" => crate::genworm::genworm(&s[1..], &cmd.loc, &opts.raypath)?,
                 prog @ ("gensky" | "gendaylit") => sky(opts, prog, &s[1..], &cmd.loc, cwd, depth)?,
                 _ => xform(opts, &s[1..], data.take(), &cmd.loc, cwd, depth)?,

@@ -1,4 +1,4 @@
-//! Native xform, genbox, genblinds, genrev and genworm against RADIANCE 6.0a's own output
+//! Native xform, genbox, genblinds, genrev, gensurf and genworm against RADIANCE 6.0a's own output
 //! (tests/golden, made by make_goldens.sh).
 
 use daylit_scene::{load_scene_text, LoadOptions, PrimType, Scene};
@@ -143,6 +143,12 @@ fn curve_generators_refuse_bad_arguments() {
             "no_such_file.cal",
         ),
         ("genworm mat w 0 t 0", "usage: genworm"),
+        ("gensurf mat g s t 0 4 4 -o", "writes a Wavefront OBJ file"),
+        ("gensurf mat g s t missing.dat 4 4", "gensurf"),
+        (
+            "gensurf mat g s t heights.dat 5 5",
+            "heights.dat: 12 values, expected 36",
+        ),
     ] {
         let e = load_scene_text(&format!("{PRELUDE}\n!{case}\n"), "in.rad", &dir, &opts())
             .err()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the xform/genbox/genblinds/genrev/genworm goldens with RADIANCE 6.0a: each line of cases.txt (and of
+# Regenerates the xform/genbox/genblinds/genrev/gensurf/genworm goldens with RADIANCE 6.0a: each line of cases.txt (and of
 # cases_geometry.txt) is run by RADIANCE's own programs and its output kept as xform/NN.rad
 # (genbox/NN.rad). Needs the reference install
 # (scripts/setup-reference.sh); the tests read only the stored outputs.
