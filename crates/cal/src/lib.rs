@@ -48,6 +48,7 @@ mod builtins;
 mod error;
 mod library;
 mod parse;
+pub mod printf;
 mod program;
 mod raypath;
 mod reduce;

@@ -12,6 +12,7 @@ mod dctimestep;
 mod evalglare;
 mod falsecolor;
 mod gendaymtx;
+mod generators;
 mod getbbox;
 mod getinfo;
 mod glare;
@@ -53,6 +54,10 @@ const MULTICALL: &[&str] = &[
     "gensky",
     "gendaylit",
     "gendaymtx",
+    "genblinds",
+    "genrev",
+    "gensurf",
+    "genworm",
     "dctimestep",
     "dcglare",
     "evalglare",
@@ -226,6 +231,9 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "gensky" => sky::gensky_radiance(args),
         "gendaylit" => sky::gendaylit_radiance(args),
         "gendaymtx" => gendaymtx::run_radiance(args),
+        prog @ ("genblinds" | "genrev" | "gensurf" | "genworm") => {
+            generators::run_radiance(prog, args)
+        }
         "dctimestep" => dctimestep::run_radiance(args),
         "dcglare" => dcglare::run_radiance(args),
         "evalglare" => evalglare::run_radiance(args),

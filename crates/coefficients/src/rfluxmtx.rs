@@ -412,41 +412,7 @@ fn normalize(v: &mut [f64; 3]) -> f64 {
     len
 }
 
-/// C's `printf("%g", x)`: 6 significant digits, trailing zeros removed, exponent form for
-/// exponents below −4 or from 6 up (as rfluxmtx writes normals and up vectors for rcontrib).
-pub fn format_g(x: f64) -> String {
-    format_g_digits(x, 6)
-}
-
-/// C's `printf("%.Ng", x)` with `digits` significant digits (at least 1).
-pub fn format_g_digits(x: f64, digits: usize) -> String {
-    if x.is_nan() {
-        return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
-    }
-    if x.is_infinite() {
-        return if x < 0.0 { "-inf" } else { "inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    let p = digits.max(1);
-    let e = format!("{x:.*e}", p - 1);
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let trim = |s: &str| -> String {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    if exp < -4 || exp >= p as i32 {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mant), exp.abs())
-    } else {
-        trim(&format!("{:.*}", (p as i32 - 1 - exp) as usize, x))
-    }
-}
+pub use daylit_cal::printf::{format_g, format_g_digits};
 
 /// The value rcontrib reads back from `%g` text.
 fn via_g(x: f64) -> f64 {

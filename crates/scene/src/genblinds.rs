@@ -4,18 +4,32 @@
 //! of radius R, made of flat strips each turning at most 3°.
 
 use crate::error::{Loc, Result, SceneError};
-use crate::parse::{parse_real, RawPrim};
-use crate::types::PrimType;
-use glam::DVec3;
+use crate::parse::parse_real;
+use daylit_cal::printf::{command_line, format_g18 as g};
 use std::f64::consts::PI;
+use std::fmt::Write;
 
 const USAGE: &str = "usage: genblinds mat name depth width height nslats angle [-r|+r rcurv]";
 
 /// The largest turn between two strips of a curved slat, degrees.
 const DELTA: f64 = 3.0;
 
-/// Generates the primitives of `genblinds mat name depth width height nslats angle [±r R]`.
-pub fn genblinds(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
+/// One flat strip from `start`: `depth` along the direction `angle` (radians above +x in the
+/// xz plane) and `width` along y; corners in genblinds' order.
+fn strip(start: [f64; 3], width: f64, depth: f64, angle: f64) -> [[f64; 3]; 4] {
+    let (h, d) = (depth * angle.sin(), depth * angle.cos());
+    let corners = [
+        [0.0, 0.0, 0.0],
+        [0.0, width, 0.0],
+        [d, width, h],
+        [d, 0.0, h],
+    ];
+    corners.map(|c| [c[0] + start[0], c[1] + start[1], c[2] + start[2]])
+}
+
+/// The scene text `genblinds mat name depth width height nslats angle [±r R]` writes, as
+/// RADIANCE's genblinds writes it.
+pub fn genblinds(args: &[String], loc: &Loc) -> Result<String> {
     let err = |m: String| SceneError::at(loc, format!("genblinds: {m}"));
     if args.len() != 7 && args.len() != 9 {
         return Err(err(USAGE.into()));
@@ -30,13 +44,15 @@ pub fn genblinds(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
             args[5]
         ))
     })?;
-    let angle = num(&args[6])?.to_radians();
-    // +r curves the slats up, -r down.
-    let (radius, up) = match args.get(7).map(String::as_str) {
-        None => (0.0, false),
-        Some(sign @ ("+r" | "-r")) => (num(&args[8])?.abs(), sign == "+r"),
+    let angle = num(&args[6])?;
+    // +r R curves the slats up, -r R down (a negative R the other way).
+    let curvature = match args.get(7).map(String::as_str) {
+        None => 0.0,
+        Some("-r") => num(&args[8])?,
+        Some("+r") => -num(&args[8])?,
         Some(w) => return Err(err(format!("unknown option \"{w}\"; {USAGE}"))),
     };
+    let (radius, up) = (curvature.abs(), curvature < 0.0);
     if !(depth > 0.0 && width > 0.0 && height > 0.0 && nslats > 0) {
         return Err(err(
             "depth, width, height and the number of slats must be positive".into(),
@@ -47,47 +63,55 @@ pub fn genblinds(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
             "a slat {depth} deep cannot bend to a radius of {radius} (at least half the depth)"
         )));
     }
-    // The slat's profile in the xz plane, from its first edge at the origin.
-    let profile: Vec<DVec3> = if radius == 0.0 {
-        vec![
-            DVec3::ZERO,
-            DVec3::new(depth * angle.cos(), 0.0, depth * angle.sin()),
-        ]
+    let deg = PI / 180.0;
+    // The strips of one slat, from its first edge at the origin.
+    let strips: Vec<[[f64; 3]; 4]> = if radius == 0.0 {
+        vec![strip([0.0; 3], width, depth, angle * deg)]
     } else {
+        // The arc subtends theta; strips of equal chords, each turned by `step` degrees.
         let theta = 2.0 * (depth / (2.0 * radius)).asin();
-        let strips = (theta / DELTA.to_radians() + 0.99999) as usize;
-        let step = theta / strips as f64;
-        // The arc's end points lie symmetrically about the slat's tilted mid-line.
-        let gamma = (PI - theta) / 2.0 - angle;
-        let on_arc = |k: usize| {
-            if up {
-                let phi = gamma + k as f64 * step;
-                DVec3::new(-phi.cos(), 0.0, phi.sin()) * radius
-            } else {
-                let psi = gamma + theta - k as f64 * step;
-                DVec3::new(psi.cos(), 0.0, -psi.sin()) * radius
-            }
-        };
-        let start = on_arc(0);
-        (0..=strips).map(|k| on_arc(k) - start).collect()
+        let n = (theta / (deg * DELTA) + 0.99999) as usize;
+        let step = (180.0 / PI) * theta / n as f64;
+        let chord = 2.0 * radius * (deg * (step / 2.0)).sin();
+        let gamma = (PI - theta) / 2.0 - deg * angle;
+        (0..n)
+            .map(|k| {
+                let turn = k as f64 * deg * step;
+                // The arc's points relative to its first one, and each chord's direction.
+                let (start, dir) = if up {
+                    let a = [-(radius * gamma.cos()), radius * gamma.sin()];
+                    (
+                        [
+                            -radius * (gamma + turn).cos() - a[0],
+                            radius * (gamma + turn).sin() - a[1],
+                        ],
+                        deg * ((180.0 - step) / 2.0) - (gamma + turn),
+                    )
+                } else {
+                    let a = [
+                        radius * (gamma + theta).cos(),
+                        -(radius * (gamma + theta).sin()),
+                    ];
+                    (
+                        [
+                            radius * (gamma + theta - turn).cos() - a[0],
+                            -radius * (gamma + theta - turn).sin() - a[1],
+                        ],
+                        (PI - (gamma + theta) + turn) - deg * ((180.0 - step) / 2.0),
+                    )
+                };
+                strip([start[0], 0.0, start[1]], width, chord, dir)
+            })
+            .collect()
     };
-    let across = DVec3::new(0.0, width, 0.0);
-    let mut out = Vec::new();
+    let mut out = format!("# {}\n", command_line("genblinds", args));
     for n in 1..=nslats {
-        let lift = DVec3::new(0.0, 0.0, height * (n as f64 - 0.5) / nslats as f64);
-        for (k, edge) in profile.windows(2).enumerate() {
-            let (a, b) = (edge[0] + lift, edge[1] + lift);
-            out.push(RawPrim {
-                modifier: mat.clone(),
-                ptype: PrimType::Polygon,
-                name: format!("{name}.{n}.{k}"),
-                sargs: vec![],
-                fargs: [a, a + across, b + across, b]
-                    .iter()
-                    .flat_map(|p| p.to_array())
-                    .collect(),
-                loc: loc.clone(),
-            });
+        let lift = height * (n as f64 - 0.5) / nslats as f64;
+        for (k, corners) in strips.iter().enumerate() {
+            let _ = write!(out, "\n{mat} polygon {name}.{n}.{k}\n0\n0\n12\n");
+            for c in corners {
+                let _ = writeln!(out, "\t{}\t{}\t{}", g(c[0]), g(c[1]), g(c[2] + lift));
+            }
         }
     }
     Ok(out)

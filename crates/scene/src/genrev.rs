@@ -5,9 +5,9 @@
 
 use crate::curve::Curve;
 use crate::error::{Loc, Result, SceneError};
-use crate::parse::RawPrim;
-use crate::types::PrimType;
+use daylit_cal::printf::{command_line, format_g18 as g};
 use daylit_cal::RayPath;
+use std::fmt::Write;
 
 const USAGE: &str = "usage: genrev material name z(t) r(t) nseg [-e expr] [-f file] [-s]";
 
@@ -17,12 +17,13 @@ const FTINY: f64 = 1e-9;
 /// The unit normal (z, r components) of the profile segment from (z0, r0) to (z1, r1).
 fn normal(z0: f64, r0: f64, z1: f64, r1: f64) -> (f64, f64) {
     let (nz, nr) = (r0 - r1, z1 - z0);
-    let len = nz.hypot(nr);
+    let len = (nr * nr + nz * nz).sqrt();
     (nz / len, nr / len)
 }
 
-/// Generates the primitives of `genrev mat name z(t) r(t) nseg [-e expr] [-f file] [-s]`.
-pub fn genrev(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<Vec<RawPrim>> {
+/// The scene text `genrev mat name z(t) r(t) nseg [-e expr] [-f file] [-s]` writes, as
+/// RADIANCE's genrev writes it.
+pub fn genrev(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<String> {
     if args.len() < 5 {
         return Err(SceneError::at(loc, format!("genrev: {USAGE}")));
     }
@@ -46,18 +47,8 @@ pub fn genrev(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<Vec<RawPr
         .windows(2)
         .map(|w| normal(w[0].0, w[0].1, w[1].0, w[1].1))
         .collect();
-    let mut out = Vec::new();
+    let mut out = format!("# {}\n", command_line("genrev", args));
     let modifier = if smooth { "Phong" } else { mat.as_str() };
-    let mut push = |modifier: &str, ptype, name: String, sargs: Vec<String>, fargs: Vec<f64>| {
-        out.push(RawPrim {
-            modifier: modifier.to_string(),
-            ptype,
-            name,
-            sargs,
-            fargs,
-            loc: loc.clone(),
-        })
-    };
     for i in 1..=nseg {
         let ((z0, r0), (z1, r1)) = (profile[i - 1], profile[i]);
         let up = z1 > z0 + FTINY;
@@ -70,57 +61,52 @@ pub fn genrev(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<Vec<RawPr
         if smooth {
             let before = if i > 1 { normals[i - 2] } else { (0.0, 0.0) };
             let after = normals.get(i).copied().unwrap_or((0.0, 0.0));
-            // The z perturbation as a linear function of z, the radial one of r; a
-            // segment that does not move along an axis keeps that component constant.
+            // The z perturbation as a linear function of z, the radial one of r; a segment
+            // that does not move along an axis keeps that component constant.
             let along = |before: f64, after: f64, v0: f64, v1: f64| {
                 let slope = (after - before) / (v1 - v0);
-                [slope, before - slope * v0]
+                format!("\t{}\t{}\n", g(slope), g(before - slope * v0))
             };
-            let mut f = Vec::with_capacity(4);
-            f.extend(if up || down {
+            let _ = write!(
+                out,
+                "\n{mat} texfunc Phong\n4 rev_dx rev_dy rev_dz rev.cal\n0\n4\n"
+            );
+            out += &if up || down {
                 along(before.0, after.0, z0, z1)
             } else {
-                [0.0, if inward { 1.0 } else { -1.0 }]
-            });
-            f.extend(if outward || inward {
+                format!("\t0\t{}\n", if inward { 1 } else { -1 })
+            };
+            out += &if outward || inward {
                 along(before.1, after.1, r0, r1)
             } else {
-                [0.0, if up { 1.0 } else { -1.0 }]
-            });
-            let sargs = ["rev_dx", "rev_dy", "rev_dz", "rev.cal"].map(String::from);
-            push(mat, PrimType::Texfunc, "Phong".into(), sargs.to_vec(), f);
-        }
-        let label = format!("{name}.{i}");
-        if !(outward || inward) {
-            let t = if down {
-                PrimType::Tube
-            } else {
-                PrimType::Cylinder
+                format!("\t0\t{}\n", if up { 1 } else { -1 })
             };
-            push(
-                modifier,
-                t,
-                label,
-                vec![],
-                vec![0.0, 0.0, z0, 0.0, 0.0, z1, r1],
-            );
-        } else if !(up || down) {
-            let nz = if inward { 1.0 } else { -1.0 };
-            push(
-                modifier,
-                PrimType::Ring,
-                label,
-                vec![],
-                vec![0.0, 0.0, z1, 0.0, 0.0, nz, r0, r1],
+        }
+        if !(outward || inward) {
+            let t = if down { "tube" } else { "cylinder" };
+            let _ = write!(
+                out,
+                "\n{modifier} {t} {name}.{i}\n0\n0\n7\n\t0\t0\t{}\n\t0\t0\t{}\n\t{}\n",
+                g(z0),
+                g(z1),
+                g(r1)
             );
         } else {
-            let t = if down { PrimType::Cup } else { PrimType::Cone };
-            push(
-                modifier,
-                t,
-                label,
-                vec![],
-                vec![0.0, 0.0, z0, 0.0, 0.0, z1, r0, r1],
+            // A ring's lines are its centre height and normal, a cone's its two heights.
+            let (t, first, second) = if !(up || down) {
+                ("ring", z1, if inward { 1.0 } else { -1.0 })
+            } else if down {
+                ("cup", z0, z1)
+            } else {
+                ("cone", z0, z1)
+            };
+            let _ = write!(
+                out,
+                "\n{modifier} {t} {name}.{i}\n0\n0\n8\n\t0\t0\t{}\n\t0\t0\t{}\n\t{}\t{}\n",
+                g(first),
+                g(second),
+                g(r0),
+                g(r1)
             );
         }
     }

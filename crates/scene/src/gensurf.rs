@@ -8,10 +8,10 @@
 
 use crate::curve::Curve;
 use crate::error::{Loc, Result, SceneError};
-use crate::parse::RawPrim;
-use crate::types::PrimType;
+use daylit_cal::printf::{command_line, format_g18 as g};
 use daylit_cal::RayPath;
 use glam::DVec3;
+use std::fmt::Write;
 use std::path::Path;
 
 const USAGE: &str =
@@ -20,6 +20,21 @@ const USAGE: &str =
 /// RADIANCE's tolerance (its `FTINY`): cells flatter than this are quadrilaterals, pivots
 /// smaller than this leave a cell unsmoothed.
 const FTINY: f64 = 1e-6;
+
+/// `v` scaled to unit length as RADIANCE's `normalize` does it (a first-order square root
+/// when the length is within 1e-6 of 1, which the printed digits show); zero stays zero.
+fn normalize(v: DVec3) -> Option<DVec3> {
+    let len2 = v.dot(v);
+    if len2 <= 0.0 {
+        return None;
+    }
+    let len = if (1.0 - FTINY..=1.0 + FTINY).contains(&len2) {
+        0.5 + 0.5 * len2
+    } else {
+        len2.sqrt()
+    };
+    Some(v / len)
+}
 
 /// A grid vertex.
 #[derive(Clone, Copy, Default)]
@@ -135,9 +150,9 @@ impl Surface {
     }
 }
 
-/// Generates the primitives of `gensurf mat name x y z m n [-s] [-i] [-e ..] [-f ..]`; data
-/// files are found relative to `cwd`.
-pub fn gensurf(args: &[String], loc: &Loc, raypath: &RayPath, cwd: &Path) -> Result<Vec<RawPrim>> {
+/// The scene text `gensurf mat name x y z m n [-s] [-i] [-e ..] [-f ..]` writes, as RADIANCE's
+/// gensurf writes it; data files are found relative to `cwd`.
+pub fn gensurf(args: &[String], loc: &Loc, raypath: &RayPath, cwd: &Path) -> Result<String> {
     let err = |m: String| SceneError::at(loc, format!("gensurf: {m}"));
     if args.len() < 7 {
         return Err(err(USAGE.into()));
@@ -209,7 +224,7 @@ pub fn gensurf(args: &[String], loc: &Loc, raypath: &RayPath, cwd: &Path) -> Res
     }
     // Index (i, j) of the grid proper.
     let at = |i: usize, j: usize| grid[i + pad][j + pad];
-    let mut out = Vec::new();
+    let mut out = format!("# {}\n", command_line("gensurf", args));
     let mut count = 0;
     for i in 0..m {
         for j in 0..n {
@@ -222,7 +237,7 @@ pub fn gensurf(args: &[String], loc: &Loc, raypath: &RayPath, cwd: &Path) -> Res
                 orient = false;
             }
             let cell = if orient { [a, b, c, d] } else { [b, d, a, c] };
-            put_cell(cell, reverse, smooth, mat, name, &mut count, loc, &mut out);
+            put_cell(cell, reverse, smooth, mat, name, &mut count, &mut out);
         }
     }
     Ok(out)
@@ -250,13 +265,7 @@ fn average_normals(grid: &mut [Vec<Vertex>], reverse: bool) {
             grid[i][j].n = match (along_s, along_t) {
                 (Some(v1), Some(v2)) => {
                     let c = if reverse { v2.cross(v1) } else { v1.cross(v2) };
-                    // RADIANCE leaves a zero cross product zero.
-                    let len = c.length();
-                    if len > 0.0 {
-                        c / len
-                    } else {
-                        c
-                    }
+                    normalize(c).unwrap_or(c)
                 }
                 _ => DVec3::ZERO,
             };
@@ -266,7 +275,6 @@ fn average_normals(grid: &mut [Vec<Vertex>], reverse: bool) {
 
 /// Writes one grid cell `[p0, p1, p2, p3]` (p0 p1 p2 and p2 p1 p3 are its triangles): one
 /// quadrilateral when both triangles face the same way, else the triangles that have area.
-#[allow(clippy::too_many_arguments)]
 fn put_cell(
     cell: [Vertex; 4],
     reverse: bool,
@@ -274,8 +282,7 @@ fn put_cell(
     mat: &str,
     name: &str,
     count: &mut usize,
-    loc: &Loc,
-    out: &mut Vec<RawPrim>,
+    out: &mut String,
 ) {
     let [p0, mut p1, mut p2, p3] = cell;
     if reverse {
@@ -285,9 +292,7 @@ fn put_cell(
         if !(a.valid && b.valid && c.valid) {
             return None;
         }
-        let n = (b.p - o.p).cross(c.p - o.p);
-        let len = n.length();
-        (len > 0.0).then(|| n / len)
+        normalize((b.p - o.p).cross(c.p - o.p))
     };
     let n1 = face(p0, p1, p2, p0);
     // The second triangle's normal from p3: (p2 - p3) × (p1 - p3).
@@ -300,46 +305,37 @@ fn put_cell(
     } else {
         None
     };
-    let mut push = |corners: &[DVec3], offset: DVec3| {
-        let mut modifier = mat.to_string();
+    let point = |p: DVec3| format!("{} {} {}\n", g(p.x), g(p.y), g(p.z));
+    let mut put = |corners: &[DVec3], constant: &dyn Fn(DVec3) -> DVec3| {
+        let _ = write!(out, "\n{mat} ");
         if let Some((axis, m)) = texture {
-            let c = m[3] - offset;
-            let mut f = vec![axis as f64];
-            for v in [m[0], m[1], m[2], c] {
-                f.extend(v.to_array());
+            let _ = write!(
+                out,
+                "texfunc Phong\n4 surf_dx surf_dy surf_dz surf.cal\n0\n13\t{axis}\n"
+            );
+            for v in [m[0], m[1], m[2], constant(m[3])] {
+                *out += &point(v);
             }
-            let sargs = ["surf_dx", "surf_dy", "surf_dz", "surf.cal"].map(String::from);
-            out.push(RawPrim {
-                modifier: mat.to_string(),
-                ptype: PrimType::Texfunc,
-                name: "Phong".into(),
-                sargs: sargs.to_vec(),
-                fargs: f,
-                loc: loc.clone(),
-            });
-            modifier = "Phong".into();
+            *out += "\nPhong ";
         }
         *count += 1;
-        out.push(RawPrim {
-            modifier,
-            ptype: PrimType::Polygon,
-            name: format!("{name}.{count}"),
-            sargs: vec![],
-            fargs: corners.iter().flat_map(|p| p.to_array()).collect(),
-            loc: loc.clone(),
-        });
+        let _ = write!(out, "polygon {name}.{count}\n0\n0\n{}\n", 3 * corners.len());
+        for &c in corners {
+            *out += &point(c);
+        }
     };
+    // The texture perturbs the face's own normal towards the interpolated one.
     if let (Some(a), Some(b)) = (n1, n2) {
         if a.dot(b) >= 1.0 - FTINY * FTINY {
-            push(&[p0.p, p1.p, p3.p, p2.p], 0.5 * a + 0.5 * b);
+            put(&[p0.p, p1.p, p3.p, p2.p], &|c| (c + a * -0.5) + b * -0.5);
             return;
         }
     }
     if let Some(a) = n1 {
-        push(&[p0.p, p1.p, p2.p], a);
+        put(&[p0.p, p1.p, p2.p], &|c| c + a * -1.0);
     }
     if let Some(b) = n2 {
-        push(&[p2.p, p1.p, p3.p], b);
+        put(&[p2.p, p1.p, p3.p], &|c| c + b * -1.0);
     }
 }
 

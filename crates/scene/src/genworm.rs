@@ -4,18 +4,19 @@
 
 use crate::curve::Curve;
 use crate::error::{Loc, Result, SceneError};
-use crate::parse::RawPrim;
-use crate::types::PrimType;
+use daylit_cal::printf::{command_line, format_g18 as g};
 use daylit_cal::RayPath;
 use glam::DVec3;
+use std::fmt::Write;
 
 const USAGE: &str = "usage: genworm material name x(t) y(t) z(t) r(t) nseg [-e expr] [-f file]";
 
 /// Radii closer than this make a cylinder (RADIANCE's genworm tolerance, its FTINY).
 const FTINY: f64 = 1e-6;
 
-/// Generates the primitives of `genworm mat name x(t) y(t) z(t) r(t) nseg [-e ..] [-f ..]`.
-pub fn genworm(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<Vec<RawPrim>> {
+/// The scene text `genworm mat name x(t) y(t) z(t) r(t) nseg [-e ..] [-f ..]` writes, as
+/// RADIANCE's genworm writes it.
+pub fn genworm(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<String> {
     if args.len() < 7 {
         return Err(SceneError::at(loc, format!("genworm: {USAGE}")));
     }
@@ -23,25 +24,16 @@ pub fn genworm(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<Vec<RawP
     let exprs: Vec<&str> = args[2..6].iter().map(String::as_str).collect();
     let mut curve = Curve::new("genworm", &exprs, &args[7..], raypath, loc, USAGE)?;
     let nseg = curve.segments(&args[6])?;
-    let mut out = Vec::new();
-    let mut push = |ptype, label: String, fargs: Vec<f64>| {
-        out.push(RawPrim {
-            modifier: mat.clone(),
-            ptype,
-            name: format!("{name}.{label}"),
-            sargs: vec![],
-            fargs,
-            loc: loc.clone(),
-        })
-    };
+    let mut out = format!("# {}\n", command_line("genworm", args));
+    let point = |p: DVec3| format!("{} {} {}\n", g(p.x), g(p.y), g(p.z));
     let mut last: Option<(DVec3, f64)> = None;
     for i in 0..=nseg {
         let v = curve.at(i as f64 / nseg as f64)?;
         let (p, r) = (DVec3::new(v[0], v[1], v[2]), v[3]);
         if let Some((p0, r0)) = last {
             if (r0 - r).abs() <= FTINY {
-                let f = [p0.to_array(), p.to_array(), [r, 0.0, 0.0]].concat();
-                push(PrimType::Cylinder, format!("c{i}"), f[..7].to_vec());
+                let _ = write!(out, "\n{mat} cylinder {name}.c{i}\n0\n0\n7\n");
+                out += &(point(p0) + &point(p) + &g(r) + "\n");
             } else {
                 // The cone touching both spheres: its ends move along the axis by r·Δr/d²
                 // (d the distance between the centres) and shrink by √(1 − Δr²/d²).
@@ -49,11 +41,19 @@ pub fn genworm(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<Vec<RawP
                 let k = (r0 - r) / axis.length_squared();
                 let (a, b) = (p0 + k * r0 * axis, p + k * r * axis);
                 let shrink = (1.0 - (r0 - r) * k).max(0.0).sqrt();
-                let f = [a.to_array(), b.to_array(), [shrink * r0, shrink * r, 0.0]].concat();
-                push(PrimType::Cone, format!("c{i}"), f[..8].to_vec());
+                let _ = write!(out, "\n{mat} cone {name}.c{i}\n0\n0\n8\n");
+                out += &(point(a) + &point(b));
+                let _ = writeln!(out, "{} {}", g(shrink * r0), g(shrink * r));
             }
         }
-        push(PrimType::Sphere, format!("s{i}"), vec![p.x, p.y, p.z, r]);
+        let _ = write!(
+            out,
+            "\n{mat} sphere {name}.s{i}\n0\n0\n4 {} {} {} {}\n",
+            g(p.x),
+            g(p.y),
+            g(p.z),
+            g(r)
+        );
         last = Some((p, r));
     }
     Ok(out)

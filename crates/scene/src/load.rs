@@ -562,10 +562,17 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             let prims = match program_name(&s[0]) {
                 "genbox" => genbox(&s[1..], &cmd.loc)?,
                 "genprism" => genprism::genprism(&s[1..], &cmd.loc)?,
-                "genblinds" => crate::genblinds::genblinds(&s[1..], &cmd.loc)?,
-                "genrev" => crate::genrev::genrev(&s[1..], &cmd.loc, &opts.raypath)?,
-                "gensurf" => crate::gensurf::gensurf(&s[1..], &cmd.loc, &opts.raypath, cwd)?,
-                "genworm" => crate::genworm::genworm(&s[1..], &cmd.loc, &opts.raypath)?,
+                // These write RADIANCE's scene text, read back as oconv reads theirs.
+                prog @ ("genblinds" | "genrev" | "gensurf" | "genworm") => {
+                    let text = generated_text(opts, prog, &s[1..], &cmd.loc, cwd)?;
+                    expand(
+                        opts,
+                        text.as_bytes(),
+                        format!("!{text_cmd}", text_cmd = s.join(" ")).into(),
+                        cwd,
+                        depth,
+                    )?
+                }
                 prog @ ("gensky" | "gendaylit") => sky(opts, prog, &s[1..], &cmd.loc, cwd, depth)?,
                 _ => xform(opts, &s[1..], data.take(), &cmd.loc, cwd, depth)?,
             };
@@ -599,6 +606,22 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
         ));
     }
     expand(opts, &out.stdout, format!("!{text}").into(), cwd, depth)
+}
+
+/// The scene text of a native generator that writes RADIANCE's text (see [`run_command`]).
+fn generated_text(
+    opts: &LoadOptions,
+    prog: &str,
+    args: &[String],
+    loc: &Loc,
+    cwd: &Path,
+) -> Result<String> {
+    match prog {
+        "genblinds" => crate::genblinds::genblinds(args, loc),
+        "genrev" => crate::genrev::genrev(args, loc, &opts.raypath),
+        "gensurf" => crate::gensurf::gensurf(args, loc, &opts.raypath, cwd),
+        _ => crate::genworm::genworm(args, loc, &opts.raypath),
+    }
 }
 
 /// Native `gensky` and `gendaylit`: the sky text daylit-sky writes, read as scene text. Bad

@@ -1,0 +1,76 @@
+//! Numbers as C's `printf` writes them, for the text RADIANCE's programs print (`%g` in
+//! rcalc, total and rfluxmtx's options, `%18.12g` in the generators' scene text).
+
+/// C's `printf("%g", x)`: 6 significant digits, trailing zeros removed, exponent form for
+/// exponents below −4 or from 6 up (as rfluxmtx writes normals and up vectors for rcontrib).
+pub fn format_g(x: f64) -> String {
+    format_g_digits(x, 6)
+}
+
+/// C's `printf("%.Ng", x)` with `digits` significant digits (at least 1).
+pub fn format_g_digits(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf" } else { "inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let p = digits.max(1);
+    let e = format!("{x:.*e}", p - 1);
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if exp < -4 || exp >= p as i32 {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mant), exp.abs())
+    } else {
+        trim(&format!("{:.*}", (p as i32 - 1 - exp) as usize, x))
+    }
+}
+
+/// C's `printf("%18.12g", x)`: 12 significant digits, right-aligned in 18 columns, as
+/// RADIANCE's generators print coordinates.
+pub fn format_g18(x: f64) -> String {
+    format!("{:>18}", format_g_digits(x, 12))
+}
+
+/// A command line as RADIANCE's programs write it (`printargs`): words joined by spaces, a
+/// word quoted when it is empty, holds white space, or holds a quote after its first
+/// character and before its last (then in the other kind of quote).
+pub fn command_line(program: &str, args: &[String]) -> String {
+    let mut line = program.to_string();
+    for a in args {
+        line.push(' ');
+        let b = a.as_bytes();
+        let mut quote = None;
+        let mut space = false;
+        for (i, &c) in b.iter().enumerate() {
+            let inner = i > 0 && i + 1 < b.len();
+            if c.is_ascii_whitespace() {
+                space = true;
+            } else if inner && c == b'"' {
+                quote = Some('\'');
+            } else if inner && c == b'\'' {
+                quote = Some('"');
+            }
+        }
+        if a.is_empty() || space || quote.is_some() {
+            let q = quote.unwrap_or('"');
+            line.push(q);
+            line.push_str(a);
+            line.push(q);
+        } else {
+            line.push_str(a);
+        }
+    }
+    line
+}
