@@ -7,7 +7,7 @@
 use anyhow::{bail, Context};
 use daylit_glare::imageless::{bright, edgps, ev_at_limit, ReinhartSky, Settings};
 use daylit_glare::picture::WHTEFFICACY;
-use daylit_matrix::{self as mx, Format, HeaderMode, Matrix, ReadOptions};
+use daylit_matrix::{self as mx, Format, Matrix, ReadOptions};
 use glam::DVec3;
 use rayon::prelude::*;
 use std::process::ExitCode;
@@ -44,17 +44,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let sky = load(
         &sky_bytes,
         &sky_name,
-        &ReadOptions {
-            format: req.sky_format,
-            cols: req.nsteps,
-            ncomp: Some(3),
-            header: if req.nsteps.is_some() && req.sky_format == Some(Format::Ascii) {
-                HeaderMode::Absent
-            } else {
-                HeaderMode::Auto
-            },
-            ..ReadOptions::default()
-        },
+        &crate::dctimestep::sky_read_options(req.nsteps, req.sky_format),
     )?;
     let patches = ReinhartSky::from_rows(sky.rows()).with_context(|| {
         format!(

@@ -293,12 +293,17 @@ fn sky_input(req: &Request) -> anyhow::Result<(Vec<u8>, &str)> {
 
 /// How the sky is read: `-n` and `-i` as given.
 fn sky_options(req: &Request) -> ReadOptions {
+    sky_read_options(req.nsteps, req.sky_format)
+}
+
+/// How dctimestep and dcglare read a sky matrix: `nsteps` columns (`-n`) and the `-i` format.
+pub(crate) fn sky_read_options(nsteps: Option<usize>, format: Option<Format>) -> ReadOptions {
     ReadOptions {
-        format: req.sky_format,
-        cols: req.nsteps,
+        format,
+        cols: nsteps,
         ncomp: Some(3),
         // `-n` announces header-less ASCII, unless a later -i asked for a binary format.
-        header: if req.nsteps.is_some() && req.sky_format == Some(Format::Ascii) {
+        header: if nsteps.is_some() && format == Some(Format::Ascii) {
             HeaderMode::Absent
         } else {
             HeaderMode::Auto

@@ -23,32 +23,10 @@ pub struct Curve {
 }
 
 impl Curve {
-    /// Compiles `exprs` (one per coordinate, functions of `t`) after the `-e`/`-f` options in
-    /// `options`; anything else there is an error naming `usage`.
+    /// Compiles `exprs` (one per coordinate, functions of `params`: `"t"` or `"s, t"`)
+    /// after the `-e`/`-f` options in `options`; anything else there is an error naming
+    /// `usage`.
     pub fn new(
-        prog: &'static str,
-        exprs: &[&str],
-        options: &[String],
-        raypath: &RayPath,
-        loc: &Loc,
-        usage: &str,
-    ) -> Result<Curve> {
-        Self::with_params(prog, "t", exprs, options, raypath, loc, usage)
-    }
-
-    /// [`Curve::new`] for functions of `s` and `t` (a surface).
-    pub fn new2(
-        prog: &'static str,
-        exprs: &[&str],
-        options: &[String],
-        raypath: &RayPath,
-        loc: &Loc,
-        usage: &str,
-    ) -> Result<Curve> {
-        Self::with_params(prog, "s, t", exprs, options, raypath, loc, usage)
-    }
-
-    fn with_params(
         prog: &'static str,
         params: &str,
         exprs: &[&str],

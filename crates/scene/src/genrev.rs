@@ -32,6 +32,7 @@ pub fn genrev(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<String> {
     let options: Vec<String> = args[5..].iter().filter(|a| *a != "-s").cloned().collect();
     let mut curve = Curve::new(
         "genrev",
+        "t",
         &[&args[2], &args[3]],
         &options,
         raypath,

@@ -193,7 +193,7 @@ pub fn gensurf(args: &[String], loc: &Loc, raypath: &RayPath, cwd: &Path) -> Res
         Some(1) => (vec![&args[2], &args[3]], vec![0, 1]),
         Some(_) => (vec![], vec![]),
     };
-    let mut curve = Curve::new2("gensurf", &exprs, &options, raypath, loc, USAGE)?;
+    let mut curve = Curve::new("gensurf", "s, t", &exprs, &options, raypath, loc, USAGE)?;
     let has_valid = curve.add_if_defined("valid", 2);
     let m = curve.segments(&args[5])?;
     let n = curve.segments(&args[6])?;

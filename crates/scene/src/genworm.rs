@@ -22,7 +22,7 @@ pub fn genworm(args: &[String], loc: &Loc, raypath: &RayPath) -> Result<String> 
     }
     let (mat, name) = (&args[0], &args[1]);
     let exprs: Vec<&str> = args[2..6].iter().map(String::as_str).collect();
-    let mut curve = Curve::new("genworm", &exprs, &args[7..], raypath, loc, USAGE)?;
+    let mut curve = Curve::new("genworm", "t", &exprs, &args[7..], raypath, loc, USAGE)?;
     let nseg = curve.segments(&args[6])?;
     let mut out = format!("# {}\n", command_line("genworm", args));
     let point = |p: DVec3| format!("{} {} {}\n", g(p.x), g(p.y), g(p.z));
