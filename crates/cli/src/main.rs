@@ -24,6 +24,7 @@ mod oconv;
 mod output;
 mod pcomb;
 mod pcompos;
+mod pextrem;
 mod pfilt;
 mod pvalue;
 mod rcalc;
@@ -73,6 +74,7 @@ const MULTICALL: &[&str] = &[
     "pfilt",
     "pcompos",
     "pvalue",
+    "pextrem",
     "pcomb",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
@@ -252,6 +254,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pfilt" => pfilt::run_radiance(args),
         "pcompos" => pcompos::run_radiance(args),
         "pvalue" => pvalue::run_radiance(args),
+        "pextrem" => pextrem::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }

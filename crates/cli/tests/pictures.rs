@@ -256,3 +256,38 @@ fn rmtxop_reads_and_writes_pictures_as_radiance_does() {
         "rmtxop_grey.hdr",
     );
 }
+
+/// `pextrem` prints the darkest and brightest pixels as RADIANCE's does, character for
+/// character: a picture named, one whose exposure `-o` undoes, one on standard input; a file
+/// that is not a picture is refused with its name.
+#[test]
+fn pextrem_matches_radiance() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("pextrem");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &exe).unwrap();
+    let run = |args: &[&str], stdin: Option<&str>| {
+        let mut cmd = Command::new(&exe);
+        cmd.args(args).current_dir(golden_dir());
+        if let Some(f) = stdin {
+            cmd.stdin(std::fs::File::open(golden_dir().join(f)).unwrap());
+        }
+        cmd.output().unwrap()
+    };
+    for (args, stdin, golden) in [
+        (&["in.hdr"][..], None, "pextrem_in.txt"),
+        (
+            &["-o", "pfilt_gauss_half.hdr"][..],
+            None,
+            "pextrem_original.txt",
+        ),
+        (&[][..], Some("small.hdr"), "pextrem_small.txt"),
+    ] {
+        let o = run(args, stdin);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let want = std::fs::read_to_string(golden_dir().join(golden)).unwrap();
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{golden}");
+    }
+    let o = run(&["pextrem_in.txt"], None);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("pextrem_in.txt"));
+}

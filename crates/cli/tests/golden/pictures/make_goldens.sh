@@ -27,3 +27,7 @@ cd "$here"
 # rmtxop with pictures: a picture as an ASCII matrix; a transposed grey picture.
 "$bin/rmtxop" -fa small.hdr > rmtxop_small.txt
 "$bin/rmtxop" -fc -t small.hdr -c 0.3 0.3 0.3 > rmtxop_grey.hdr
+# pextrem: extrema of a picture; with -o, its exposure undone; from standard input.
+"$bin/pextrem" in.hdr > pextrem_in.txt
+"$bin/pextrem" -o pfilt_gauss_half.hdr > pextrem_original.txt
+"$bin/pextrem" < small.hdr > pextrem_small.txt
