@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 /// Runs generator `prog` with RADIANCE's arguments and prints its scene text.
 pub fn run_radiance(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
-    let loc = Loc::new(format!("{prog} command line").into(), 1, 1);
+    let loc = Loc::new("command line".into(), 1, 1);
     let raypath = RayPath::from_env();
     let text = match prog {
         "genblinds" => daylit_scene::genblinds::genblinds(args, &loc),

@@ -120,9 +120,9 @@ impl Curve {
         if let Some(e) = self.state.take_error() {
             return Err(err(format!("number of segments \"{expr}\": {e}")));
         }
-        if !(1.0..1e7).contains(&n) {
+        if !(1.0..1e6).contains(&n) {
             return Err(err(format!(
-                "the number of segments \"{expr}\" must be at least 1"
+                "the number of segments \"{expr}\" must be from 1 to a million"
             )));
         }
         Ok(n as usize)

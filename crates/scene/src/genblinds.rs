@@ -11,6 +11,9 @@ use std::fmt::Write;
 
 const USAGE: &str = "usage: genblinds mat name depth width height nslats angle [-r|+r rcurv]";
 
+/// The most polygons made (a typing slip must not exhaust memory).
+const MAX_POLYGONS: usize = 10_000_000;
+
 /// The largest turn between two strips of a curved slat, degrees.
 const DELTA: f64 = 3.0;
 
@@ -104,6 +107,11 @@ pub fn genblinds(args: &[String], loc: &Loc) -> Result<String> {
             })
             .collect()
     };
+    if nslats.saturating_mul(strips.len()) > MAX_POLYGONS {
+        return Err(err(format!(
+            "{nslats} slats are more than {MAX_POLYGONS} polygons"
+        )));
+    }
     let mut out = format!("# {}\n", command_line("genblinds", args));
     for n in 1..=nslats {
         let lift = height * (n as f64 - 0.5) / nslats as f64;

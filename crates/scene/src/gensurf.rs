@@ -36,6 +36,9 @@ fn normalize(v: DVec3) -> Option<DVec3> {
     Some(v / len)
 }
 
+/// The largest grid made (a typing slip in `m` or `n` must not exhaust memory).
+const MAX_VERTICES: usize = 100_000_000;
+
 /// A grid vertex.
 #[derive(Clone, Copy, Default)]
 struct Vertex {
@@ -197,6 +200,11 @@ pub fn gensurf(args: &[String], loc: &Loc, raypath: &RayPath, cwd: &Path) -> Res
     let has_valid = curve.add_if_defined("valid", 2);
     let m = curve.segments(&args[5])?;
     let n = curve.segments(&args[6])?;
+    if (m + 1).saturating_mul(n + 1) > MAX_VERTICES {
+        return Err(err(format!(
+            "a {m} x {n} grid is more than {MAX_VERTICES} vertices"
+        )));
+    }
     let data = match data_width {
         Some(w) => Some(Data::load(&zfile, m, n, w, &err)?),
         None => None,

@@ -135,7 +135,7 @@ fn curve_generators_refuse_bad_arguments() {
     let dir = golden_dir();
     for (case, want) in [
         ("genrev mat v 't' 'sqrt(' 4", "genrev: \"sqrt(\""),
-        ("genrev mat v 't' '1' 0", "at least 1"),
+        ("genrev mat v 't' '1' 0", "from 1 to a million"),
         ("genrev mat v 't' '1' 3 -q", "unknown option \"-q\""),
         ("genrev mat v 't' 'undefined_r(t)' 3", "genrev"),
         (
