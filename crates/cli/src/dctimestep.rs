@@ -7,7 +7,7 @@
 use anyhow::{bail, Context};
 use daylit_image::HdrImage;
 use daylit_matrix::{self as mx, Format, HeaderMode, Loaded, Matrix, ReadOptions};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -65,15 +65,17 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 let mut column = column_of(&result, step)?;
                 reshape(&mut column, req.yres, req.xres)?;
                 let frame = format!("FRAME={step}");
-                let bytes = results(&req, &command, Some(&frame), &column)?;
-                crate::output::write_atomic(Path::new(&frame_name(spec, step)), &bytes)?;
+                emit(Some(frame_name(spec, step)), |out| {
+                    results(&req, &command, Some(&frame), &column, out)
+                })?;
             }
         }
         None => {
             let mut result = result;
             reshape(&mut result, req.yres, req.xres)?;
-            let bytes = results(&req, &command, None, &result)?;
-            emit(req.output.as_deref().map(|o| frame_name(o, 0)), &bytes)?;
+            emit(req.output.as_deref().map(|o| frame_name(o, 0)), |out| {
+                results(&req, &command, None, &result, out)
+            })?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -92,11 +94,12 @@ fn results(
     command: &str,
     frame: Option<&str>,
     m: &Matrix,
-) -> anyhow::Result<Vec<u8>> {
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let mut lines = vec![command.to_string()];
     lines.extend(mx::date_lines());
     lines.extend(frame.map(String::from));
-    let mut out = Vec::new();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
     match req.out {
         Out::Matrix(format) => {
             if req.header {
@@ -106,12 +109,16 @@ fn results(
         }
         Out::Picture => {
             if req.header {
-                out.extend_from_slice(picture_header(&lines).as_bytes());
+                out.write_all(picture_header(&lines).as_bytes())?;
             }
-            crate::rmtxop::to_picture(m, Vec::new())?.encode_pixels(true, &mut out);
+            let picture = crate::rmtxop::to_picture(m, Vec::new())
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            let mut bytes = Vec::new();
+            picture.encode_pixels(true, &mut bytes);
+            out.write_all(&bytes)?;
         }
     }
-    Ok(out)
+    out.flush()
 }
 
 /// A picture header without its resolution line: `#?RADIANCE`, `lines`, `FORMAT=`, blank.
@@ -124,11 +131,20 @@ fn picture_header(lines: &[String]) -> String {
     h + "FORMAT=32-bit_rle_rgbe\n\n"
 }
 
-/// Writes `bytes` to the file `path` (atomically) or to standard output.
-fn emit(path: Option<String>, bytes: &[u8]) -> anyhow::Result<()> {
+/// Writes through `write` to the file `path` (atomically) or to standard output (a reader
+/// that stops early is not an error).
+fn emit(
+    path: Option<String>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     match path {
-        Some(p) => crate::output::write_atomic(Path::new(&p), bytes),
-        None => crate::output::print_bytes([bytes]),
+        Some(p) => crate::output::write_atomic_with(Path::new(&p), write),
+        None => match write(&mut std::io::stdout().lock()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(e).context("cannot write to standard output")
+            }
+            _ => Ok(()),
+        },
     }
 }
 
@@ -180,7 +196,9 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
             .sum(spec, &column_of(&coefs, step)?)?
             .encode_pixels(true, &mut bytes);
     }
-    emit(req.output.as_deref().map(|o| frame_name(o, 0)), &bytes)
+    emit(req.output.as_deref().map(|o| frame_name(o, 0)), |out| {
+        out.write_all(&bytes)
+    })
 }
 
 /// Sums of component pictures, in float as dctimestep sums them, alternating the order of
