@@ -141,7 +141,7 @@ fn emit(
         Some(p) => crate::output::write_atomic_with(Path::new(&p), write),
         None => match write(&mut std::io::stdout().lock()) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                Err(e).context("cannot write to standard output")
+                Err(e).context("while writing to standard output")
             }
             _ => Ok(()),
         },
@@ -181,23 +181,27 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
         return Ok(());
     }
     // One stream: the header, then each frame's FORMAT= line and picture (after a FRAME=
-    // line when there are several), as dctimestep writes them.
-    let mut bytes = b"#?RADIANCE\n".to_vec();
-    for l in &lines {
-        bytes.extend_from_slice(l.as_bytes());
-        bytes.push(b'\n');
-    }
-    for step in 0..coefs.cols() {
-        if coefs.cols() > 1 {
-            bytes.extend_from_slice(format!("FRAME={step}\n").as_bytes());
-        }
-        bytes.extend_from_slice(b"FORMAT=32-bit_rle_rgbe\n\n");
-        summer
-            .sum(spec, &column_of(&coefs, step)?)?
-            .encode_pixels(true, &mut bytes);
-    }
+    // line when there are several), as dctimestep writes them, each frame as it is summed.
     emit(req.output.as_deref().map(|o| frame_name(o, 0)), |out| {
-        out.write_all(&bytes)
+        let mut head = String::from("#?RADIANCE\n");
+        for l in &lines {
+            head += l;
+            head.push('\n');
+        }
+        out.write_all(head.as_bytes())?;
+        for step in 0..coefs.cols() {
+            let mut bytes = Vec::new();
+            if coefs.cols() > 1 {
+                bytes.extend_from_slice(format!("FRAME={step}\n").as_bytes());
+            }
+            bytes.extend_from_slice(b"FORMAT=32-bit_rle_rgbe\n\n");
+            column_of(&coefs, step)
+                .and_then(|c| summer.sum(spec, &c))
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?
+                .encode_pixels(true, &mut bytes);
+            out.write_all(&bytes)?;
+        }
+        Ok(())
     })
 }
 
