@@ -458,7 +458,7 @@ fn has_number_format(s: &str) -> bool {
 
 /// `spec` with its first `%d`-like conversion (flags and width as printf takes them) replaced
 /// by `n`, and `%%` by `%`: the name of picture or time step `n`.
-fn frame_name(spec: &str, n: usize) -> String {
+pub(crate) fn frame_name(spec: &str, n: usize) -> String {
     let mut out = String::new();
     let mut rest = spec;
     let mut done = false;

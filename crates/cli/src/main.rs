@@ -27,6 +27,7 @@ mod pcompos;
 mod pextrem;
 mod pfilt;
 mod pvalue;
+mod ra_rgbe;
 mod rcalc;
 mod rcontrib;
 mod record_format;
@@ -75,6 +76,7 @@ const MULTICALL: &[&str] = &[
     "pcompos",
     "pvalue",
     "pextrem",
+    "ra_rgbe",
     "pcomb",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
@@ -255,6 +257,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pcompos" => pcompos::run_radiance(args),
         "pvalue" => pvalue::run_radiance(args),
         "pextrem" => pextrem::run_radiance(args),
+        "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }

@@ -282,13 +282,7 @@ impl HdrImage {
                 .iter()
                 .map(|&p| float_to_rgbe(p))
                 .collect();
-            if rle && (17..=0x7fff).contains(&self.width) {
-                write_rle_scanline(&line, out);
-            } else {
-                for p in line {
-                    out.extend_from_slice(&p);
-                }
-            }
+            write_scanline(&line, rle, out);
         }
     }
 
@@ -298,6 +292,66 @@ impl HdrImage {
             file: path.display().to_string(),
             source,
         })
+    }
+}
+
+/// A picture's pixel data as stored: the resolution line and the RGBE quads of each
+/// scanline in file order, for programs that pass pictures through (ra_rgbe).
+pub struct RawPixels {
+    /// The resolution line, without its newline (any orientation).
+    pub resolution: String,
+    /// Width and height.
+    pub width: usize,
+    pub height: usize,
+    /// Scanlines in file order.
+    pub scans: Vec<Vec<[u8; 4]>>,
+    /// Offset just past the data.
+    pub end: usize,
+}
+
+/// Reads the resolution line at `pos` and the scanlines after it (flat or run-length
+/// encoded); `file` names the input in errors.
+pub fn read_raw_pixels(bytes: &[u8], pos: usize, file: &str) -> Result<RawPixels, ImageError> {
+    let rest = bytes.get(pos..).unwrap_or(&[]);
+    let Some(end) = rest.iter().take(256).position(|&b| b == b'\n') else {
+        return Err(bad(file, "missing resolution line after the header"));
+    };
+    let resolution = String::from_utf8_lossy(&rest[..end]).to_string();
+    let layout = Layout::parse(&resolution).ok_or_else(|| {
+        bad(
+            file,
+            format!(
+                "bad resolution line {:?} (expected e.g. \"-Y 480 +X 640\")",
+                resolution.trim()
+            ),
+        )
+    })?;
+    let mut at = pos + end + 1;
+    let mut scans = Vec::with_capacity(layout.scans.min(bytes.len()));
+    for s in 0..layout.scans {
+        let mut scan = vec![[0u8; 4]; layout.scan_len];
+        at = read_scanline(bytes, at, &mut scan)
+            .map_err(|what| bad(file, format!("scanline {s} of {}: {what}", layout.scans)))?;
+        scans.push(scan);
+    }
+    Ok(RawPixels {
+        resolution,
+        width: layout.width,
+        height: layout.height,
+        scans,
+        end: at,
+    })
+}
+
+/// Appends one scanline as RADIANCE 6.0a writes it: run-length encoded when `rle` and the line
+/// holds 17 to 32767 pixels, flat otherwise.
+pub fn write_scanline(line: &[[u8; 4]], rle: bool, out: &mut Vec<u8>) {
+    if rle && (17..=0x7fff).contains(&line.len()) {
+        write_rle_scanline(line, out);
+    } else {
+        for p in line {
+            out.extend_from_slice(p);
+        }
     }
 }
 

@@ -31,3 +31,13 @@ cd "$here"
 "$bin/pextrem" in.hdr > pextrem_in.txt
 "$bin/pextrem" -o pfilt_gauss_half.hdr > pextrem_original.txt
 "$bin/pextrem" < small.hdr > pextrem_small.txt
+# ra_rgbe: a picture re-encoded with an exposure shift; a three-frame stream (dctimestep of two
+# component pictures) split into files, and one frame of it picked. Run through PATH, so that
+# the name ra_rgbe writes into the header is "ra_rgbe".
+cp in.hdr c0.hdr && cp in.hdr c1.hdr
+printf '#?RADIANCE\nNROWS=2\nNCOLS=3\nNCOMP=3\nFORMAT=ascii\n\n1 1 1\t0.5 0.5 0.5\t2 2 2\n0 0 0\t1 0 1\t0.25 0.5 1\n' > frames.mtx
+"$bin/dctimestep" c%d.hdr frames.mtx > frames.hdr 2> /dev/null
+rm -f c0.hdr c1.hdr frames.mtx ra_rgbe_f*.hdr
+PATH="$bin:$PATH" ra_rgbe -r -e -2 in.hdr > ra_rgbe_in.hdr
+PATH="$bin:$PATH" ra_rgbe frames.hdr ra_rgbe_f%d.hdr
+PATH="$bin:$PATH" ra_rgbe -n 1 -r frames.hdr > ra_rgbe_n1.hdr
