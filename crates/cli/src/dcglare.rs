@@ -5,15 +5,11 @@
 //! `daylit_glare::imageless`.
 
 use anyhow::{bail, Context};
-use daylit_glare::imageless::{bright, edgps, ev_at_limit, ReinhartSky, Settings};
-use daylit_glare::picture::WHTEFFICACY;
+use daylit_glare::imageless::{edgps, has_glare, ReinhartSky, Settings};
 use daylit_matrix::{self as mx, Format, Matrix, ReadOptions};
 use glam::DVec3;
 use rayon::prelude::*;
 use std::process::ExitCode;
-
-/// RADIANCE's tolerance for "zero" in double precision.
-const FTINY: f64 = 1e-6;
 
 const USAGE: &str = "usage: dcglare [-n nsteps][-h][-i{f|d|a}][-o{f|d|a}][-l limit][-b threshold][{-sf occupancy|-ss start -se end}]{-vf views [-vi{f|d|a}]|-vd x y z}[-vu x y z] DCdirect DCtotal [skyf]";
 
@@ -77,7 +73,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let steps = sky.cols();
     // The sky by time step: each step's patches side by side.
     let by_step = mx::ops::transpose(&sky);
-    let ev_max = req.limit.map(ev_at_limit);
     let width = 3 * sky.rows();
     let rows: Vec<Vec<f32>> = (0..ev.rows())
         .into_par_iter()
@@ -87,20 +82,16 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 let sky_t = &by_step.data()[t * width..(t + 1) * width];
                 edgps(&patches, ev.get(p, t), dc, sky_t, views[p], &req.settings)
             };
-            match (req.limit, ev_max) {
-                (Some(limit), Some(ev_max)) => {
+            match req.limit {
+                Some(limit) => {
                     let (mut hours, mut glare) = (0usize, 0usize);
                     for t in (0..steps).filter(|&t| occupied[t]) {
                         hours += 1;
-                        let e = WHTEFFICACY * bright(ev.get(p, t));
-                        // No light, no glare; above ev_max, glare whatever the sources.
-                        if e > FTINY && (e >= ev_max || dgp(t) >= limit) {
-                            glare += 1;
-                        }
+                        glare += usize::from(has_glare(ev.get(p, t), limit, || dgp(t)));
                     }
                     vec![(hours - glare) as f32 / hours as f32]
                 }
-                _ => (0..steps)
+                None => (0..steps)
                     .map(|t| if occupied[t] { dgp(t) as f32 } else { 0.0 })
                     .collect(),
             }

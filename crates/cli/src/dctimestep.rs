@@ -123,12 +123,7 @@ fn results(
 
 /// A picture header without its resolution line: `#?RADIANCE`, `lines`, `FORMAT=`, blank.
 fn picture_header(lines: &[String]) -> String {
-    let mut h = String::from("#?RADIANCE\n");
-    for l in lines {
-        h += l;
-        h.push('\n');
-    }
-    h + "FORMAT=32-bit_rle_rgbe\n\n"
+    crate::output::header_start(lines) + "FORMAT=32-bit_rle_rgbe\n\n"
 }
 
 /// Writes through `write` to the file `path` (atomically) or to standard output (a reader
@@ -183,12 +178,7 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
     // One stream: the header, then each frame's FORMAT= line and picture (after a FRAME=
     // line when there are several), as dctimestep writes them, each frame as it is summed.
     emit(req.output.as_deref().map(|o| frame_name(o, 0)), |out| {
-        let mut head = String::from("#?RADIANCE\n");
-        for l in &lines {
-            head += l;
-            head.push('\n');
-        }
-        out.write_all(head.as_bytes())?;
+        out.write_all(crate::output::header_start(&lines).as_bytes())?;
         for step in 0..coefs.cols() {
             let mut bytes = Vec::new();
             if coefs.cols() > 1 {
@@ -486,19 +476,7 @@ pub(crate) fn frame_name(spec: &str, n: usize) -> String {
                     'X' => format!("{n:X}"),
                     _ => n.to_string(),
                 };
-                let fl = &tail[..flags];
-                let width: usize = tail[flags..width_end].parse().unwrap_or(0);
-                let fill = width.saturating_sub(digits.len());
-                if fl.contains('-') {
-                    out += &digits;
-                    out += &" ".repeat(fill);
-                } else if fl.contains('0') {
-                    out += &"0".repeat(fill);
-                    out += &digits;
-                } else {
-                    out += &" ".repeat(fill);
-                    out += &digits;
-                }
+                out += &crate::output::printf_pad(digits, &tail[..width_end], true);
                 done = true;
                 rest = &tail[width_end + 1..];
             }

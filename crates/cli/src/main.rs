@@ -235,7 +235,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "gensky" => sky::gensky_radiance(args),
         "gendaylit" => sky::gendaylit_radiance(args),
         "gendaymtx" => gendaymtx::run_radiance(args),
-        prog @ ("genblinds" | "genrev" | "gensurf" | "genworm") => {
+        prog if daylit_scene::TEXT_GENERATORS.contains(&prog) => {
             generators::run_radiance(prog, args)
         }
         "dctimestep" => dctimestep::run_radiance(args),

@@ -86,3 +86,33 @@ pub fn c_exp(v: f64, decimals: usize) -> String {
         None => s,
     }
 }
+
+/// printf-style padding of `v` by `flags` (flags and width, as in `%-08d`): the width, `-` to
+/// left-align, `0` to zero-fill numbers.
+pub fn printf_pad(v: String, flags: &str, number: bool) -> String {
+    let left = flags.contains('-');
+    let digits: String = flags.chars().filter(|c| c.is_ascii_digit()).collect();
+    let zero = number && !left && digits.starts_with('0');
+    let width: usize = digits.parse().unwrap_or(0);
+    if v.len() >= width {
+        return v;
+    }
+    let fill = width - v.len();
+    if left {
+        v + &" ".repeat(fill)
+    } else if zero {
+        "0".repeat(fill) + &v
+    } else {
+        " ".repeat(fill) + &v
+    }
+}
+
+/// The start of a RADIANCE header: `#?RADIANCE` and `lines`, each ended by a newline.
+pub fn header_start(lines: &[String]) -> String {
+    let mut h = String::from("#?RADIANCE\n");
+    for l in lines {
+        h += l;
+        h.push('\n');
+    }
+    h
+}

@@ -20,20 +20,20 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     let (name, bytes) = crate::input::read_single("pextrem", rest, "pextrem [-o|-O] [picture]")?;
     let img = HdrImage::decode(&bytes, &name).map_err(|e| anyhow::anyhow!("{e}"))?;
-    // Exposure and colour correction to undo with -o.
+    // Exposure (the decoder's product of EXPOSURE= lines) and colour correction to undo
+    // with -o.
     let mut scale = [1.0f32; 3];
     if original {
+        scale = [img.exposure as f32; 3];
         for line in &img.header {
             let line = line.trim_start();
-            let factors: Vec<f32> = if let Some(v) = line.strip_prefix("EXPOSURE=") {
-                vec![v.trim().parse()?; 3]
-            } else if let Some(v) = line.strip_prefix("COLORCORR=") {
-                v.split_whitespace()
-                    .map(str::parse)
-                    .collect::<Result<_, _>>()?
-            } else {
+            let Some(v) = line.strip_prefix("COLORCORR=") else {
                 continue;
             };
+            let factors: Vec<f32> = v
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()?;
             anyhow::ensure!(factors.len() == 3, "{name}: bad header line \"{line}\"");
             for c in 0..3 {
                 scale[c] *= factors[c];

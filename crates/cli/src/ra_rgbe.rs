@@ -79,11 +79,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         if only > 0 && frame > only {
             break;
         }
-        let mut out = b"#?RADIANCE\n".to_vec();
-        for l in &header.lines {
-            out.extend_from_slice(l.as_bytes());
-            out.push(b'\n');
-        }
+        let mut out = crate::output::header_start(&header.lines).into_bytes();
         // RADIANCE writes its own name as it was called (a path, if it was called by one).
         let mut program = std::env::args()
             .next()

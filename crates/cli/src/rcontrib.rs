@@ -461,35 +461,16 @@ fn output_name(spec: &str, m: &str, b: usize) -> anyhow::Result<(String, bool, b
             Some('%') if flags.is_empty() => s.push('%'),
             Some('s') if !has_s => {
                 has_s = true;
-                s += &pad(m.to_string(), &flags, false);
+                s += &crate::output::printf_pad(m.to_string(), &flags, false);
             }
             Some('d' | 'i') if !has_d => {
                 has_d = true;
-                s += &pad(b.to_string(), &flags, true);
+                s += &crate::output::printf_pad(b.to_string(), &flags, true);
             }
             _ => bail!("rcontrib: bad output format '{spec}' (one %s for the modifier and one %d for the bin at most)"),
         }
     }
     Ok((s, has_s, has_d))
-}
-
-/// printf-style padding: width, `-` to left-align, `0` to zero-fill numbers.
-fn pad(v: String, flags: &str, number: bool) -> String {
-    let left = flags.contains('-');
-    let digits: String = flags.chars().filter(|c| c.is_ascii_digit()).collect();
-    let zero = number && !left && digits.starts_with('0');
-    let width: usize = digits.parse().unwrap_or(0);
-    if v.len() >= width {
-        return v;
-    }
-    let fill = width - v.len();
-    if left {
-        v + &" ".repeat(fill)
-    } else if zero {
-        "0".repeat(fill) + &v
-    } else {
-        " ".repeat(fill) + &v
-    }
 }
 
 /// Runs a contribution job (rcontrib's, or one rfluxmtx made).

@@ -222,6 +222,14 @@ pub fn ev_at_limit(limit: f64) -> f64 {
     ((limit - 0.16) / 5.87e-5).max(0.0)
 }
 
+/// Whether a view with total irradiance `ev_rgb` has glare against `limit` (for glare
+/// autonomy): never without light, always above [`ev_at_limit`], else when its eDGPs (`dgp`,
+/// computed only then) reaches the limit.
+pub fn has_glare(ev_rgb: &[f32], limit: f64, dgp: impl FnOnce() -> f64) -> bool {
+    let ev = WHTEFFICACY * bright(ev_rgb);
+    ev > FTINY && (ev >= ev_at_limit(limit) || dgp() >= limit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,6 +31,8 @@ pub mod types;
 pub mod xform;
 
 pub use error::{Loc, SceneError};
-pub use load::{load_scene, load_scene_text, load_scene_then_text, LoadOptions};
+pub use load::{
+    generated_text, load_scene, load_scene_text, load_scene_then_text, LoadOptions, TEXT_GENERATORS,
+};
 pub use scene::{LocalMesh, Mesh, Placement, PrimId, Primitive, Scene, SceneBuilder};
 pub use types::{Class, PrimType};

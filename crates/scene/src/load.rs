@@ -547,10 +547,8 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
             .iter()
             .enumerate()
             .all(|(i, s)| match s.first().map(|w| program_name(w)) {
-                Some(
-                    "genbox" | "genblinds" | "gensky" | "gendaylit" | "genrev" | "gensurf"
-                    | "genworm",
-                ) => i == 0,
+                Some("genbox" | "gensky" | "gendaylit") => i == 0,
+                Some(p) if TEXT_GENERATORS.contains(&p) => i == 0,
                 Some("genprism") => i == 0 && genprism::is_native(&s[1..]),
                 Some("xform") => true,
                 _ => false,
@@ -563,7 +561,7 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
                 "genbox" => genbox(&s[1..], &cmd.loc)?,
                 "genprism" => genprism::genprism(&s[1..], &cmd.loc)?,
                 // These write RADIANCE's scene text, read back as oconv reads theirs.
-                prog @ ("genblinds" | "genrev" | "gensurf" | "genworm") => {
+                prog if TEXT_GENERATORS.contains(&prog) => {
                     let text = generated_text(opts, prog, &s[1..], &cmd.loc, cwd)?;
                     expand(
                         opts,
@@ -608,8 +606,13 @@ fn run_command(opts: &LoadOptions, cmd: &Word, cwd: &Path, depth: usize) -> Resu
     expand(opts, &out.stdout, format!("!{text}").into(), cwd, depth)
 }
 
-/// The scene text of a native generator that writes RADIANCE's text (see [`run_command`]).
-fn generated_text(
+/// RADIANCE's generators that daylit runs by writing their scene text (read back in scenes as
+/// oconv reads theirs, and printed by the programs of those names).
+pub const TEXT_GENERATORS: &[&str] = &["genblinds", "genrev", "gensurf", "genworm"];
+
+/// The scene text generator `prog` (one of [`TEXT_GENERATORS`]) writes for `args`; data files
+/// are found relative to `cwd`, function files by `opts.raypath`.
+pub fn generated_text(
     opts: &LoadOptions,
     prog: &str,
     args: &[String],
@@ -620,7 +623,11 @@ fn generated_text(
         "genblinds" => crate::genblinds::genblinds(args, loc),
         "genrev" => crate::genrev::genrev(args, loc, &opts.raypath),
         "gensurf" => crate::gensurf::gensurf(args, loc, &opts.raypath, cwd),
-        _ => crate::genworm::genworm(args, loc, &opts.raypath),
+        "genworm" => crate::genworm::genworm(args, loc, &opts.raypath),
+        _ => Err(SceneError::at(
+            loc,
+            format!("{prog} is not a generator daylit runs natively"),
+        )),
     }
 }
 
