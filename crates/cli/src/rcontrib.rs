@@ -586,7 +586,7 @@ pub fn run_job(job: Job, prog: &str) -> anyhow::Result<ExitCode> {
         vec![]
     };
     // Records every output already holds are not traced again.
-    let done = kept.iter().map(|k| k.records).min().unwrap_or(0);
+    let done = kept.iter().map(Recovered::complete).min().unwrap_or(0);
     if job.recover && done == 0 {
         eprintln!("{prog}: warning: no previous data to recover");
     }
@@ -844,11 +844,16 @@ struct Recovered {
     bytes: Vec<u8>,
     /// Length of its header (and resolution line).
     header: usize,
-    /// Complete records after the header.
-    records: usize,
     /// Byte offset after the header of the end of each complete record (index = records
     /// before it: `offsets[0] == 0`).
     offsets: Vec<usize>,
+}
+
+impl Recovered {
+    /// Complete records after the header.
+    fn complete(&self) -> usize {
+        self.offsets.len() - 1
+    }
 }
 
 /// The complete records of every output file, for `-r` (ASCII too, which RADIANCE refuses).
@@ -874,7 +879,6 @@ fn recovered(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec<Re
                 kept.push(Recovered {
                     bytes: vec![],
                     header: 0,
-                    records: 0,
                     offsets: vec![0],
                 });
                 continue;
@@ -919,7 +923,6 @@ fn recovered(streams: &[Stream], job: &Job, prog: &str) -> anyhow::Result<Vec<Re
             }
         };
         kept.push(Recovered {
-            records: offsets.len() - 1,
             offsets,
             header,
             bytes,
