@@ -218,37 +218,16 @@ impl HdrImage {
                 img.header.push(line.to_string());
             }
         }
-        // Resolution line.
-        let Some(end) = bytes[pos..].iter().take(256).position(|&b| b == b'\n') else {
-            return Err(bad(file, "missing resolution line after the header"));
-        };
-        let res = String::from_utf8_lossy(&bytes[pos..pos + end]).to_string();
-        pos += end + 1;
-        let layout = Layout::parse(&res).ok_or_else(|| {
-            bad(
-                file,
-                format!(
-                    "bad resolution line {:?} (expected e.g. \"-Y 480 +X 640\")",
-                    res.trim()
-                ),
-            )
-        })?;
+        let raw = read_raw_pixels(bytes, pos, file)?;
+        let layout = &raw.layout;
         let (w, h) = (layout.width, layout.height);
         img.width = w;
         img.height = h;
-        let mut scan = vec![[0u8; 4]; layout.scan_len];
-        // Allocate as data arrives: a lying resolution line cannot force a huge allocation.
-        let mut file_order = Vec::with_capacity(w.saturating_mul(h).min(bytes.len()));
-        for s in 0..layout.scans {
-            pos = read_scanline(bytes, pos, &mut scan)
-                .map_err(|what| bad(file, format!("scanline {s} of {}: {what}", layout.scans)))?;
-            file_order.extend(scan.iter().map(|&c| rgbe_to_float(c)));
-        }
         let mut pixels = vec![[0.0f32; 3]; w * h];
-        for s in 0..layout.scans {
-            for i in 0..layout.scan_len {
+        for (s, scan) in raw.scans.iter().enumerate() {
+            for (i, &c) in scan.iter().enumerate() {
                 let (col, row) = layout.place(s, i);
-                pixels[row * w + col] = file_order[s * layout.scan_len + i];
+                pixels[row * w + col] = rgbe_to_float(c);
             }
         }
         img.pixels = pixels;
@@ -300,13 +279,12 @@ impl HdrImage {
 pub struct RawPixels {
     /// The resolution line, without its newline (any orientation).
     pub resolution: String,
-    /// Width and height.
-    pub width: usize,
-    pub height: usize,
     /// Scanlines in file order.
     pub scans: Vec<Vec<[u8; 4]>>,
     /// Offset just past the data.
     pub end: usize,
+    /// Where each scanline's pixels go.
+    layout: Layout,
 }
 
 /// Reads the resolution line at `pos` and the scanlines after it (flat or run-length
@@ -336,10 +314,9 @@ pub fn read_raw_pixels(bytes: &[u8], pos: usize, file: &str) -> Result<RawPixels
     }
     Ok(RawPixels {
         resolution,
-        width: layout.width,
-        height: layout.height,
         scans,
         end: at,
+        layout,
     })
 }
 
