@@ -112,11 +112,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
 
 /// Loads a matrix, printing RADIANCE's warnings.
 fn load(bytes: &[u8], name: &str, opts: &ReadOptions) -> anyhow::Result<Matrix> {
-    let loaded = mx::read_matrix(bytes, name, opts)?;
-    for w in loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    Ok(loaded.matrix)
+    crate::dctimestep::load_as("dcglare", bytes, name, opts)
 }
 
 /// Each view's direction (unit): from the `-vf` file (a position and a direction per view,

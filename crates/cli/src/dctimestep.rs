@@ -384,11 +384,21 @@ fn reshape(m: &mut Matrix, yres: usize, xres: usize) -> anyhow::Result<()> {
 
 /// Loads a matrix, printing RADIANCE's warnings.
 fn load(bytes: &[u8], name: &str, opts: &ReadOptions) -> anyhow::Result<Matrix> {
+    load_as("dctimestep", bytes, name, opts)
+}
+
+/// Loads a matrix for program `prog` (dctimestep, dcglare), printing RADIANCE's warnings.
+pub(crate) fn load_as(
+    prog: &str,
+    bytes: &[u8],
+    name: &str,
+    opts: &ReadOptions,
+) -> anyhow::Result<Matrix> {
     let Loaded {
         matrix, warnings, ..
     } = mx::read_matrix(bytes, name, opts)?;
     for w in warnings {
-        eprintln!("dctimestep: warning: {w}");
+        eprintln!("{prog}: warning: {w}");
     }
     Ok(matrix)
 }
