@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates goldens.json: the same recipes run with RADIANCE 6.0a (pyradiance 1.3.1, from
 # scripts/setup-reference.sh) as the only RADIANCE on PATH. pyradiance's bin has no dcglare
-# (the imageless-annual-glare recipe's last step): scripts/build-dcglare.sh builds RADIANCE's
+# (the imageless-annual-glare recipe's last step): scripts/build-radiance-extras.sh builds RADIANCE's
 # from its public source and it is added beside the others.
 # Usage: make_goldens.sh [recipe ...]   (only these are re-run and replaced in goldens.json)
 set -euo pipefail
@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/radiance/bin"
 ln -s "$site/lib" "$work/radiance/lib"
 for p in "$site"/bin/*; do ln -s "$p" "$work/radiance/bin/"; done
-bash "$root/scripts/build-dcglare.sh" "$work/radiance/bin"
+bash "$root/scripts/build-radiance-extras.sh" "$work/radiance/bin"
 "$venv/bin/python" "$here/run_recipes.py" "$work/radiance" "$work/run" "$work/summary.json" "$@"
 "$venv/bin/python" - "$here/goldens.json" "$work/summary.json" <<'PY'
 import json, sys

@@ -40,6 +40,7 @@ mod sampling;
 mod sky;
 mod total;
 mod vwrays;
+mod vwright;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -78,6 +79,7 @@ const MULTICALL: &[&str] = &[
     "pextrem",
     "ra_rgbe",
     "pcomb",
+    "vwright",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -259,6 +261,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pextrem" => pextrem::run_radiance(args),
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
+        "vwright" => vwright::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

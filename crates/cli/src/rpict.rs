@@ -222,9 +222,12 @@ impl Frame {
     }
 }
 
-/// Builds (or reads, with `-af`) one irradiance cache for all `frames`, from their pixels'
-/// rays (every k-th pixel of every k-th row when there are many), before any pixel is traced.
-fn prepare_cache(renderer: &mut Renderer, frames: &[Frame]) -> anyhow::Result<()> {
+/// Builds (or reads, with `-af`) one irradiance cache for all `frames`, from the rays of the
+/// pixels that adaptive sampling traces first (every `-ps`-th pixel of every `-ps`-th row, or
+/// sparser when there are many), before any pixel is traced. Pixels traced later between them
+/// read these records or, where none covers them, gather; RADIANCE's lazy cache, too, makes
+/// records only where pixels are traced (`-ps 4` gives it about half the records of `-ps 1`).
+fn prepare_cache(renderer: &mut Renderer, frames: &[Frame], ps: usize) -> anyhow::Result<()> {
     let per_frame = (crate::rtrace::CACHE_PRIMARIES / frames.len().max(1)).max(1 << 12);
     let grids: Vec<(usize, usize, usize)> = frames
         .iter()
@@ -232,7 +235,7 @@ fn prepare_cache(renderer: &mut Renderer, frames: &[Frame]) -> anyhow::Result<()
             let step = ((f.xres * f.yres) as f64 / per_frame as f64)
                 .sqrt()
                 .ceil()
-                .max(1.0) as usize;
+                .max(ps.max(1) as f64) as usize;
             (step, f.xres.div_ceil(step), f.yres.div_ceil(step))
         })
         .collect();
@@ -275,13 +278,13 @@ fn prepare_cache(renderer: &mut Renderer, frames: &[Frame]) -> anyhow::Result<()
 fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrImage> {
     let mut renderer = load(req)?;
     let frame = Frame::new(req, req.view.clone())?;
-    prepare_cache(&mut renderer, std::slice::from_ref(&frame))?;
-    Ok(render_frame(&renderer, req, &frame, argline, progress))
+    prepare_cache(&mut renderer, std::slice::from_ref(&frame), req.ps)?;
+    Ok(render_frame(&mut renderer, req, &frame, argline, progress))
 }
 
 /// Traces one frame with a prepared renderer.
 fn render_frame(
-    renderer: &Renderer,
+    renderer: &mut Renderer,
     req: &Request,
     f: &Frame,
     argline: &str,
@@ -297,7 +300,8 @@ fn render_frame(
         b
     });
     let jitter = req.jitter;
-    let trace = |ctx: &mut daylit_transport::Ctx, col: usize, row: usize| {
+    // Pixel (col, row)'s ray, jittered from the pixel's own random sequence.
+    let pixel_ray = |ctx: &mut daylit_transport::Ctx, col: usize, row: usize| {
         renderer.reseed(ctx, (row * xres + col) as u64);
         let (mut jx, mut jy) = (0.5, 0.5);
         if jitter > 0.0 {
@@ -306,25 +310,61 @@ fn render_frame(
         }
         let x = (col as f64 + jx) / xres as f64;
         let y = 1.0 - (row as f64 + jy) / yres as f64;
-        match frame.ray(x, y) {
+        frame.ray(x, y)
+    };
+    let trace =
+        |ctx: &mut daylit_transport::Ctx, col: usize, row: usize| match pixel_ray(ctx, col, row) {
             Some(ray) => {
                 let r = renderer.radiance(ray.origin, ray.dir, ctx);
                 let v: DVec3 = r.value;
                 ([v.x as f32, v.y as f32, v.z as f32], r.dist)
             }
             None => ([0.0; 3], 0.0),
+        };
+    // The cache was built from the first grid of samples; each level of refinement adds
+    // records where its pixels find none, before they are traced.
+    let cache = std::sync::RwLock::new(renderer.irradiance_cache().cloned());
+    let current = || cache.read().unwrap_or_else(|e| e.into_inner()).clone();
+    let mut round = 0;
+    let refine = |at: &[usize]| {
+        let Some(c) = current() else { return };
+        let primary = |rd: &Renderer, i: usize, ctx: &mut daylit_transport::Ctx| {
+            if let Some(ray) = pixel_ray(ctx, at[i] % xres, at[i] / xres) {
+                rd.radiance(ray.origin, ray.dir, ctx);
+            }
+        };
+        let (more, st) = renderer.extend_irradiance_cache(&c, at.len(), primary, round);
+        round += 1;
+        if crate::rtrace::cache_stats_wanted() {
+            eprint!("refinement {round}: {}", st.report(&more));
         }
+        *cache.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(more));
+    };
+    let init = || {
+        let mut ctx = renderer.ctx(0);
+        ctx.use_irradiance_cache(current());
+        ctx
     };
     let pixels = crate::sampling::fill(
         xres,
         yres,
         (req.ps, req.pt),
-        || renderer.ctx(0),
+        init,
         trace,
+        refine,
         bar.as_ref(),
     );
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    // Later frames of a sequence start from the records this one added; `-af` keeps them.
+    let grown = cache.into_inner().unwrap_or_else(|e| e.into_inner());
+    let added = grown.as_ref().map(|c| c.len()) != renderer.irradiance_cache().map(|c| c.len());
+    renderer.set_irradiance_cache(grown);
+    if added {
+        if let Some(w) = renderer.save_irradiance_cache() {
+            eprintln!("warning: {w}");
+        }
     }
     if let Some(c) = renderer
         .irradiance_cache()
@@ -402,9 +442,9 @@ fn run_sequence(req: &Request, first: i64, argline: &str) -> anyhow::Result<()> 
         frame_path(spec, first)?;
     }
     let mut renderer = load(req)?;
-    prepare_cache(&mut renderer, &frames)?;
+    prepare_cache(&mut renderer, &frames, req.ps)?;
     for (k, f) in frames.iter().enumerate() {
-        let img = render_frame(&renderer, req, f, argline, false);
+        let img = render_frame(&mut renderer, req, f, argline, false);
         let bytes = img.encode(true);
         match &req.output {
             Some(spec) => write_atomic(&frame_path(spec, first + k as i64)?, &bytes)?,

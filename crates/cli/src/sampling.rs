@@ -32,19 +32,23 @@ fn corners(n: usize, step: usize) -> Vec<usize> {
 }
 
 /// Fills an `xres` × `yres` picture (rows top to bottom) from `trace(state, col, row)`, tracing
-/// every pixel when `ps <= 1`. `init` makes the working state each worker reuses. `bar`, if
-/// any, advances by one per row of blocks or scanline.
-pub fn fill<S, I, F>(
+/// every pixel when `ps <= 1`. `init` makes the working state each worker reuses. `refine`
+/// hears the pixels of each level of refinement (indices `row × xres + col`) before they are
+/// traced: rpict extends its irradiance cache there. `bar`, if any, advances by one per row
+/// of blocks or scanline.
+pub fn fill<S, I, F, R>(
     xres: usize,
     yres: usize,
     (ps, pt): (usize, f64),
     init: I,
     trace: F,
+    mut refine: R,
     bar: Option<&ProgressBar>,
 ) -> Vec<[f32; 3]>
 where
     I: Fn() -> S + Sync + Send,
     F: Fn(&mut S, usize, usize) -> Sample + Sync,
+    R: FnMut(&[usize]),
 {
     if ps <= 1 || xres < 2 || yres < 2 {
         return (0..yres)
@@ -104,6 +108,7 @@ where
         new.retain(|&k| !pic.traced[k]);
         new.sort_unstable();
         new.dedup();
+        refine(&new);
         pic.trace_at(&new, xres, &init, &trace);
         cells = busy.iter().flat_map(Cell::children).collect();
         if let Some(b) = bar {
@@ -279,6 +284,7 @@ mod tests {
                 traced.fetch_add(1, Ordering::Relaxed);
                 ramp(x, y)
             },
+            |_| {},
             None,
         );
         for y in 0..h {
@@ -295,12 +301,35 @@ mod tests {
         );
 
         let step = |x: usize, _y: usize| ([if x < 18 { 1.0 } else { 5.0 }; 3], 5.0);
-        let img = fill(w, h, (4, 0.05), || (), |_, x, y| step(x, y), None);
+        let traced = std::sync::Mutex::new(Vec::new());
+        let mut heard = Vec::new();
+        let img = fill(
+            w,
+            h,
+            (4, 0.05),
+            || (),
+            |_, x, y| {
+                traced.lock().unwrap().push(y * w + x);
+                step(x, y)
+            },
+            |at| heard.extend_from_slice(at),
+            None,
+        );
         for y in 0..h {
             for x in 0..w {
                 assert_eq!(img[y * w + x], step(x, y).0, "{x} {y}: the edge is traced");
             }
         }
+        // Every pixel traced after the first grid was announced to `refine` first, once.
+        let grid = corners(w, 4).len() * corners(h, 4).len();
+        let mut traced = traced.into_inner().unwrap();
+        traced.sort_unstable();
+        let mut sorted = heard.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), heard.len(), "announced once");
+        assert_eq!(traced.len(), grid + heard.len());
+        assert!(sorted.iter().all(|k| traced.binary_search(k).is_ok()));
     }
 
     #[test]
@@ -315,6 +344,7 @@ mod tests {
                 n.fetch_add(1, Ordering::Relaxed);
                 ([0.0; 3], 1.0)
             },
+            |_| {},
             None,
         );
         assert_eq!(n.load(Ordering::Relaxed), 63);

@@ -6,6 +6,8 @@
 
 use crate::geometry::{dot, normalize, RadView};
 use crate::GlareError;
+pub use daylit_image::view::apply_view_text;
+use daylit_image::view::is_view_line;
 use daylit_image::{HdrImage, View, ViewType};
 use glam::DVec3;
 use rayon::prelude::*;
@@ -66,65 +68,6 @@ pub struct GlarePicture {
     /// Solid angle (sr); 0 where a pixel corner has no ray.
     pub(crate) omega: Vec<f64>,
     pub(crate) flags: Vec<u8>,
-}
-
-/// Whether a header line carries view options, as RADIANCE's `isview` decides: `VIEW=` or a
-/// line starting with a rendering program's name (its path ignored).
-fn is_view_line(line: &str) -> bool {
-    // The leading word (no white space skipped), from its last '/' on, then the rest.
-    let end = line.find(char::is_whitespace).unwrap_or(line.len());
-    let start = line[..end].rfind('/').map_or(0, |k| k + 1);
-    let rest = &line[start..];
-    [
-        "VIEW=",
-        "rpict",
-        "rvu",
-        "rpiece",
-        "rxpiece",
-        "pinterp",
-        "rview",
-        "evalglare",
-    ]
-    .iter()
-    .any(|p| rest.starts_with(p))
-}
-
-/// Applies the view options in `text` over `view` leniently, as RADIANCE's `sscanview` does:
-/// options with missing or malformed values and anything else are skipped. Returns how many
-/// options were applied.
-pub fn apply_view_text(view: &mut View, text: &str) -> usize {
-    let text = text.strip_prefix("VIEW=").unwrap_or(text);
-    let w: Vec<&str> = text.split_whitespace().collect();
-    let mut n = 0;
-    let mut i = 0;
-    while i < w.len() {
-        let o = w[i];
-        let want = match o {
-            "-vp" | "-vd" | "-vu" => 3,
-            "-vh" | "-vv" | "-vo" | "-va" | "-vs" | "-vl" => 1,
-            _ if o.len() == 4 && o.starts_with("-vt") => 0,
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        let args = w.get(i + 1..i + 1 + want);
-        let ok = args.is_some_and(|a| a.iter().all(|s| s.parse::<f64>().is_ok()));
-        if ok {
-            let mut s = o.to_string();
-            for a in args.unwrap_or(&[]) {
-                s.push(' ');
-                s.push_str(a);
-            }
-            if view.apply(&s).is_ok() {
-                n += 1;
-                i += 1 + want;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    n
 }
 
 /// The view recorded in a picture's header (every view line applied in order over RADIANCE's

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the dcglare goldens in this folder. pyradiance's RADIANCE 6.0a
 # (scripts/setup-reference.sh) makes the daylight coefficients and skies, but its bin has no
-# dcglare: scripts/build-dcglare.sh builds it from RADIANCE's public source (RADIANCE_SRC, else
+# dcglare: scripts/build-radiance-extras.sh builds it from RADIANCE's public source (RADIANCE_SRC, else
 # a shallow clone of github.com/LBNL-ETA/Radiance). Tests read only the files made here.
 #
 # Inputs (made here, small): a 4 × 5 × 3 m room open to the south above 1 m (room.rad, and
@@ -21,7 +21,7 @@ export PATH="$RADIANCE_BIN:$PATH"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-bash "$root/scripts/build-dcglare.sh" "$work"
+bash "$root/scripts/build-radiance-extras.sh" "$work"
 dcglare=$work/dcglare
 cd "$here"
 

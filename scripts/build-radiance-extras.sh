@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds RADIANCE's dcglare (absent from pyradiance's RADIANCE 6.0a) from RADIANCE's public
-# source with the C compiler alone, for the goldens that need it.
-# Usage: build-dcglare.sh DEST   (writes DEST/dcglare)
+# Builds the RADIANCE programs that pyradiance's RADIANCE 6.0a lacks (dcglare, vwright,
+# rcollate) from RADIANCE's public source with the C compiler alone, for the goldens that
+# need them.
+# Usage: build-radiance-extras.sh DEST   (writes DEST/dcglare, DEST/vwright, DEST/rcollate)
 # The source is the checkout RADIANCE_SRC names, else a shallow clone of
 # github.com/LBNL-ETA/Radiance.
 set -euo pipefail
@@ -15,7 +16,7 @@ if [ -z "$src" ]; then
 fi
 cd "$work"
 mkdir obj
-# RADIANCE's common library (a few platform files do not build here; dcglare needs none).
+# RADIANCE's common library (a few platform files do not build here; these programs need none).
 for f in "$src"/src/common/*.c; do
     gcc -O2 -w -c -I"$src/src/common" "$f" -o "obj/$(basename "$f" .c).o" 2> /dev/null || true
 done
@@ -23,4 +24,7 @@ ar rcs libcommon.a obj/*.o
 gcc -O2 -w -DDC_GLARE -I"$src/src/common" -I"$src/src/util" \
     "$src"/src/util/{dcglare,cmglare,cmatrix,cmbsdf,cmconst}.c libcommon.a -lm -lpthread \
     -o "$dest/dcglare"
-echo "built $dest/dcglare from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2
+for p in vwright rcollate; do
+    gcc -O2 -w -I"$src/src/common" "$src/src/util/$p.c" libcommon.a -lm -o "$dest/$p"
+done
+echo "built dcglare, vwright and rcollate in $dest from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2
