@@ -20,6 +20,8 @@ pub struct Contribution {
     src: u32,
     dir: DVec3,
     coef: DVec3,
+    /// The source's unoccluded value in this direction, and times `coef`.
+    pot: DVec3,
     val: DVec3,
     brt: f64,
 }
@@ -73,7 +75,8 @@ impl Renderer {
                 if c.max_element() <= 0.0 {
                     continue;
                 }
-                let val = c * self.potential(i, s.point, smp.dir, ctx);
+                let pot = self.potential(i, s.point, smp.dir, ctx);
+                let val = c * pot;
                 let brt = bright(val);
                 if brt <= 0.0 {
                     continue;
@@ -82,6 +85,7 @@ impl Renderer {
                     src: i as u32,
                     dir: smp.dir,
                     coef: c,
+                    pot,
                     val,
                     brt,
                 });
@@ -124,7 +128,24 @@ impl Renderer {
             sr.dir = c.dir;
             sr.rsrc = Some(c.src);
             sr.coef = r.coef * c.coef;
-            let v = self.trace(&sr, ctx).value;
+            // A shadow ray whose first hit is its (local) source takes the value found while
+            // ordering the samples, as RADIANCE's `direct` does, instead of shading the source
+            // again: a luminaire's distribution (`brightdata` and its `.cal` functions) is
+            // evaluated once per sample, not twice. Anything else in the way is traced in full,
+            // as is every ray when contributions are gathered or a medium is crossed.
+            let hit = self.first_hit(&sr);
+            let src = &self.sources[c.src as usize];
+            let reached = src.relay.is_none()
+                && src.shape.is_some()
+                && hit.is_some_and(|h| Some(h.prim) == src.shape)
+                && self.contrib.is_none()
+                && sr.clip.is_empty()
+                && sr.cext.max_element() <= 0.0;
+            let v = if reached {
+                c.pot
+            } else {
+                self.trace_hit(&sr, hit, ctx).value
+            };
             if v.element_sum() / 3.0 <= FTINY {
                 continue;
             }

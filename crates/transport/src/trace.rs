@@ -235,13 +235,27 @@ impl Renderer {
 
     /// Traces `r` and returns its value (RADIANCE's `rayvalue`).
     pub fn trace(&self, r: &RayState, ctx: &mut Ctx) -> Radiance {
+        let hit = self.first_hit(r);
+        self.trace_hit(r, hit, ctx)
+    }
+
+    /// The first surface `r` meets (never the one it left).
+    pub(crate) fn first_hit(&self, r: &RayState) -> Option<daylit_geometry::Hit> {
         let ray = Ray::new(r.org, r.dir);
         let from = r.from;
         let tmin = FTINY * (1.0 + r.org.abs().max_element() * 1e-4);
-        let hit = self
-            .compiled
+        self.compiled
             .accel
-            .closest_hit_filtered(&ray, tmin, FHUGE, |p| Some(p) != from);
+            .closest_hit_filtered(&ray, tmin, FHUGE, |p| Some(p) != from)
+    }
+
+    /// [`Renderer::trace`] once the ray's first hit is known.
+    pub(crate) fn trace_hit(
+        &self,
+        r: &RayState,
+        hit: Option<daylit_geometry::Hit>,
+        ctx: &mut Ctx,
+    ) -> Radiance {
         // The contributing modifier slot of what the ray reached, when gathering.
         let mut slot = None;
         // Where it reached it: point, normal, distance (a distant source when `None`).
