@@ -243,6 +243,21 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Zero counts for `levels` levels.
+    fn for_levels(levels: usize) -> Stats {
+        let zeros = vec![0; levels];
+        Stats {
+            candidates: zeros.clone(),
+            coarse: zeros.clone(),
+            uncovered: zeros.clone(),
+            fine: zeros.clone(),
+            left: zeros.clone(),
+            failed: zeros.clone(),
+            build_gathers: vec![0; levels],
+            ..Stats::default()
+        }
+    }
+
     /// A report for stderr.
     pub fn report(&self, cache: &IrradianceCache) -> String {
         let p = &cache.params;
@@ -404,16 +419,7 @@ impl Renderer {
     {
         let params = Params::new(self);
         let nl = params.levels;
-        let mut st = Stats {
-            candidates: vec![0; nl],
-            coarse: vec![0; nl],
-            uncovered: vec![0; nl],
-            fine: vec![0; nl],
-            left: vec![0; nl],
-            failed: vec![0; nl],
-            build_gathers: vec![0; nl],
-            ..Stats::default()
-        };
+        let mut st = Stats::for_levels(nl);
         if nl == 0 || self.opts.aa <= 0.0 {
             return (IrradianceCache::from_levels(params, vec![]), st);
         }
@@ -544,16 +550,7 @@ impl Renderer {
     {
         let params = cache.params;
         let nl = cache.levels.len();
-        let mut st = Stats {
-            candidates: vec![0; nl],
-            coarse: vec![0; nl],
-            uncovered: vec![0; nl],
-            fine: vec![0; nl],
-            left: vec![0; nl],
-            failed: vec![0; nl],
-            build_gathers: vec![0; nl],
-            ..Stats::default()
-        };
+        let mut st = Stats::for_levels(nl);
         let mut levels = cache.levels.clone();
         if nl > 0 {
             let t = Instant::now();
