@@ -29,6 +29,7 @@ mod pfilt;
 mod pvalue;
 mod ra_rgbe;
 mod rcalc;
+mod rcollate;
 mod rcontrib;
 mod record_format;
 mod rfluxmtx;
@@ -80,6 +81,7 @@ const MULTICALL: &[&str] = &[
     "ra_rgbe",
     "pcomb",
     "vwright",
+    "rcollate",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -262,6 +264,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),
+        "rcollate" => rcollate::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -44,18 +44,37 @@ pub fn write_header_aligned(
             "BigEndian=0\n"
         };
     }
-    h += "FORMAT=";
-    h += format.name();
-    // Binary data start aligned to their element size (for mmap), as RADIANCE pads the
-    // FORMAT= line when it writes to a file. The header is assumed to start the output.
-    if let Some(size) = format.element_size().filter(|_| align) {
-        let rem = (h.len() + 2) % size;
+    h += &format_line(format.name(), h.len(), align);
+    h.push('\n');
+    out.write_all(h.as_bytes())
+}
+
+/// The `FORMAT=` line (with its newline) as RADIANCE's `fputformat` writes it at byte `pos` of
+/// the output: when `align`, padded with spaces so that the data after the header's blank
+/// line start at a multiple of the element size of a binary format (`float`, `double`,
+/// `16-bit`…`64-bit` types), for mmap. RADIANCE pads only when it can tell the position: in a
+/// file, not in a pipe.
+pub fn format_line(name: &str, pos: usize, align: bool) -> String {
+    let mut line = format!("FORMAT={name}");
+    let size = [
+        ("float", 4),
+        ("double", 8),
+        ("16-bit", 2),
+        ("32-bit", 4),
+        ("64-bit", 8),
+    ]
+    .iter()
+    .find(|(p, _)| name.starts_with(p))
+    .map(|&(_, n)| n)
+    .filter(|_| align && !name.contains("_rle_"));
+    if let Some(size) = size {
+        let rem = (pos + line.len() + 2) % size;
         if rem > 0 {
-            h.extend(std::iter::repeat_n(' ', size - rem));
+            line.extend(std::iter::repeat_n(' ', size - rem));
         }
     }
-    h += "\n\n";
-    out.write_all(h.as_bytes())
+    line.push('\n');
+    line
 }
 
 /// Writes the header (with `m.header_lines`) and the values.
