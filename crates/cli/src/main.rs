@@ -59,6 +59,7 @@ const MULTICALL: &[&str] = &[
     "gendaylit",
     "gendaymtx",
     "genblinds",
+    "genbox",
     "genrev",
     "gensurf",
     "genworm",
@@ -242,6 +243,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         prog if daylit_scene::TEXT_GENERATORS.contains(&prog) => {
             generators::run_radiance(prog, args)
         }
+        "genbox" => generators::genbox(args),
         "dctimestep" => dctimestep::run_radiance(args),
         "dcglare" => dcglare::run_radiance(args),
         "evalglare" => evalglare::run_radiance(args),

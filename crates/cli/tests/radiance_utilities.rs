@@ -77,3 +77,29 @@ fn vwright_matches_radiance() {
 fn rcollate_matches_radiance() {
     check_cases("rcollate", "rcollate");
 }
+
+#[test]
+fn genbox_matches_radiance() {
+    check_cases("genbox", "genbox");
+}
+
+/// What RADIANCE writes through its OBJ library (rounded edges in segments, OBJ output,
+/// smoothing) is refused by name, with nothing printed.
+#[test]
+fn genbox_refuses_what_radiance_writes_through_its_obj_library() {
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("genbox");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    for args in [
+        "m b 1 2 3 -i -r .1",
+        "m b 1 2 3 -r .1 -n 3",
+        "m b 1 2 3 -o",
+        "m b 1 2 3 -r .1 -s",
+    ] {
+        let out = Command::new(&link).args(args.split(' ')).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        assert!(out.stdout.is_empty(), "{args}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("OBJ library"), "{args}: {err}");
+    }
+}

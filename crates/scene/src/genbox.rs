@@ -224,3 +224,254 @@ impl Gen<'_> {
         self.push(t, label, vec![c.x, c.y, c.z, r]);
     }
 }
+
+/// Letters naming corners and bevel points in RADIANCE's genbox output, by point code.
+const LETTERS: &[u8] = b"0123456789._ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// The scene text RADIANCE's `genbox` writes for `args` (`mat name x y z [-i] [-b bevel | -r
+/// round [-n nsegs]]`), byte for byte. Points are coded as RADIANCE codes them: bit `k` (k =
+/// 0, 1, 2) puts the point on the far side of axis `k`, bit `k + 3` moves it in by the bevel
+/// along that axis; `-i` mirrors every point through the centre. Rounded edges cut into more
+/// than one segment (`-r` with `-i`, or with `-n` above 2), smoothing (`-s`) and OBJ output
+/// (`-o`) go through RADIANCE's OBJ library and are refused.
+pub fn genbox_text(args: &[String], loc: &Loc) -> Result<String> {
+    use daylit_cal::printf::{command_line, format_g18 as g};
+    use std::fmt::Write;
+    let usage = "genbox: usage: genbox material name xsize ysize zsize [-i] [-b bevel | -r round [-n nsegs]]";
+    let err = |m: String| SceneError::at(loc, m);
+    if args.len() < 5 {
+        return Err(err(usage.into()));
+    }
+    // C's atof: the number a word starts with.
+    let atof = |w: &str| {
+        (1..=w.len())
+            .rev()
+            .filter(|&k| w.is_char_boundary(k))
+            .find_map(|k| w[..k].trim_start().parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let size = [atof(&args[2]), atof(&args[3]), atof(&args[4])];
+    if size.iter().any(|&s| s <= 0.0) {
+        return Err(err(format!("genbox: sizes must be positive; {usage}")));
+    }
+    let (mut rev, mut round, mut bevel, mut nsegs) = (false, false, 0.0, 1i64);
+    let mut i = 5;
+    while i < args.len() {
+        let w = args[i].as_bytes();
+        let value = |i: usize| args.get(i + 1).map(String::as_str).unwrap_or("");
+        match (w.first(), w.get(1)) {
+            (Some(b'-'), Some(b'i')) => rev = true,
+            (Some(b'-'), Some(b'r' | b'b')) => {
+                round |= w[1] == b'r';
+                bevel = atof(value(i));
+                if bevel <= 0.0 {
+                    return Err(err(format!("genbox: {} needs a positive size; {usage}", args[i])));
+                }
+                i += 1;
+            }
+            (Some(b'-'), Some(b'n')) => {
+                nsegs = atof(value(i)) as i64;
+                if nsegs <= 0 {
+                    return Err(err(format!("genbox: -n needs a positive count; {usage}")));
+                }
+                i += 1;
+            }
+            (Some(b'-'), Some(b'o' | b's')) => {
+                return Err(err(format!(
+                    "genbox: {} (OBJ output, smoothing) goes through RADIANCE's OBJ library, which daylit does not have yet",
+                    args[i]
+                )))
+            }
+            _ => return Err(err(format!("genbox: unexpected \"{}\"; {usage}", args[i]))),
+        }
+        i += 1;
+    }
+    // RADIANCE cuts rounded edges into segments (32 with -i) through its OBJ library when
+    // more than two are asked for.
+    if rev && nsegs == 1 {
+        nsegs = 32;
+    }
+    if round && nsegs > 2 {
+        return Err(err(
+            "genbox: rounded edges in segments (-r with -i, or with -n above 2) go through RADIANCE's OBJ library, which daylit does not have yet"
+                .into(),
+        ));
+    }
+    let (mat, name) = (&args[0], &args[1]);
+    let point = |mut v: usize| {
+        let mut s = String::new();
+        for side in size {
+            let far = (v & 1 == 1) != rev;
+            let inset = if v & 0o10 != 0 { bevel } else { 0.0 };
+            let x = if far { side - inset } else { inset };
+            let _ = write!(s, "\t{}", g(x));
+            v >>= 1;
+        }
+        s.push('\n');
+        s
+    };
+    let label = |vs: &[usize]| vs.iter().map(|&v| LETTERS[v] as char).collect::<String>();
+    let mut out = format!("# {}\n", command_line("genbox", args));
+    let face = |out: &mut String, vs: &[usize]| {
+        let _ = write!(
+            out,
+            "\n{mat} polygon {name}.{}\n0\n0\n{}\n",
+            label(vs),
+            3 * vs.len()
+        );
+        for &v in vs {
+            out.push_str(&point(v));
+        }
+    };
+    if bevel > 0.0 {
+        for f in [
+            [0o51, 0o55, 0o54, 0o50],
+            [0o64, 0o66, 0o62, 0o60],
+            [0o32, 0o33, 0o31, 0o30],
+            [0o53, 0o52, 0o56, 0o57],
+            [0o65, 0o61, 0o63, 0o67],
+            [0o36, 0o34, 0o35, 0o37],
+        ] {
+            face(&mut out, &f);
+        }
+    }
+    if bevel > 0.0 && !round {
+        for f in [
+            [0o31, 0o51, 0o50, 0o30],
+            [0o60, 0o62, 0o32, 0o30],
+            [0o50, 0o54, 0o64, 0o60],
+            [0o34, 0o36, 0o66, 0o64],
+            [0o37, 0o57, 0o56, 0o36],
+            [0o52, 0o62, 0o66, 0o56],
+            [0o52, 0o53, 0o33, 0o32],
+            [0o57, 0o67, 0o63, 0o53],
+            [0o61, 0o31, 0o33, 0o63],
+            [0o65, 0o67, 0o37, 0o35],
+            [0o55, 0o51, 0o61, 0o65],
+            [0o34, 0o54, 0o55, 0o35],
+        ] {
+            face(&mut out, &f);
+        }
+        for c in [
+            [0o30, 0o50, 0o60],
+            [0o51, 0o31, 0o61],
+            [0o32, 0o62, 0o52],
+            [0o64, 0o54, 0o34],
+            [0o36, 0o56, 0o66],
+            [0o65, 0o35, 0o55],
+            [0o53, 0o63, 0o33],
+            [0o37, 0o67, 0o57],
+        ] {
+            face(&mut out, &c);
+        }
+    }
+    if bevel > 0.0 && round {
+        for (a, b) in [
+            (0o70, 0o71),
+            (0o70, 0o74),
+            (0o70, 0o72),
+            (0o73, 0o71),
+            (0o73, 0o72),
+            (0o73, 0o77),
+            (0o75, 0o71),
+            (0o75, 0o74),
+            (0o75, 0o77),
+            (0o76, 0o72),
+            (0o76, 0o74),
+            (0o76, 0o77),
+        ] {
+            let _ = write!(out, "\n{mat} cylinder {name}.{}\n0\n0\n7\n", label(&[a, b]));
+            out.push_str(&point(a));
+            out.push_str(&point(b));
+            let _ = writeln!(out, "\t{}", g(bevel));
+        }
+        for c in 0o70..=0o77 {
+            let _ = write!(out, "\n{mat} sphere {name}.{}\n0\n0\n4\n", label(&[c]));
+            out.push_str(&point(c));
+            let _ = writeln!(out, "\t{}", g(bevel));
+        }
+    }
+    if bevel == 0.0 {
+        for f in [
+            [1, 5, 4, 0],
+            [4, 6, 2, 0],
+            [2, 3, 1, 0],
+            [3, 2, 6, 7],
+            [5, 1, 3, 7],
+            [6, 4, 5, 7],
+        ] {
+            face(&mut out, &f);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse_items, Item};
+
+    /// A primitive's type and shape, independent of its name and of where its vertex list
+    /// starts: polygons by their vertices (sorted) and normal, cylinders by their ends (either
+    /// way round), spheres by their numbers.
+    fn shape(p: &RawPrim) -> String {
+        let r = |x: f64| format!("{:.9}", x + 0.0);
+        if p.ptype == PrimType::Polygon {
+            let v: Vec<DVec3> = p.fargs.chunks(3).map(DVec3::from_slice).collect();
+            let n = (v[1] - v[0]).cross(v[2] - v[0]).normalize();
+            let mut pts: Vec<String> = v
+                .iter()
+                .map(|q| format!("{} {} {}", r(q.x), r(q.y), r(q.z)))
+                .collect();
+            pts.sort();
+            format!(
+                "polygon {} n {} {} {}",
+                pts.join(","),
+                r(n.x),
+                r(n.y),
+                r(n.z)
+            )
+        } else {
+            let mut f: Vec<String> = p.fargs.iter().map(|&x| r(x)).collect();
+            if f.len() == 7 {
+                // A cylinder is the same from either end.
+                let (a, b) = (f[..3].join(" "), f[3..6].join(" "));
+                f = vec![a.clone().min(b.clone()), a.max(b), f[6].clone()];
+            }
+            format!("{:?} {}", p.ptype, f.join(" "))
+        }
+    }
+
+    fn shapes(prims: &[RawPrim]) -> Vec<String> {
+        let mut s: Vec<String> = prims.iter().map(shape).collect();
+        s.sort();
+        s
+    }
+
+    /// RADIANCE's text (names and order as RADIANCE writes them) and the primitives scenes
+    /// build directly describe the same surfaces, facing the same way.
+    #[test]
+    fn text_and_scene_primitives_agree() {
+        let loc = Loc::new("test".into(), 1, 1);
+        for args in [
+            "m b 1 2 3",
+            "m b 1 2 3 -i",
+            "m b 1 2 3 -b .1",
+            "m b 1 2 3 -i -b .1",
+            "m b 1 2 3 -r .1",
+        ] {
+            let args: Vec<String> = args.split(' ').map(String::from).collect();
+            let native = genbox(&args, &loc).unwrap();
+            let text = genbox_text(&args, &loc).unwrap();
+            let parsed: Vec<RawPrim> = parse_items(text.as_bytes(), "genbox".into())
+                .unwrap()
+                .into_iter()
+                .filter_map(|it| match it {
+                    Item::Prim(p) => Some(p),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(shapes(&native), shapes(&parsed), "{args:?}");
+        }
+    }
+}
