@@ -60,6 +60,7 @@ const MULTICALL: &[&str] = &[
     "gendaymtx",
     "genblinds",
     "genbox",
+    "genprism",
     "genrev",
     "gensurf",
     "genworm",
@@ -244,6 +245,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
             generators::run_radiance(prog, args)
         }
         "genbox" => generators::genbox(args),
+        "genprism" => generators::genprism(args),
         "dctimestep" => dctimestep::run_radiance(args),
         "dcglare" => dcglare::run_radiance(args),
         "evalglare" => evalglare::run_radiance(args),

@@ -1,6 +1,6 @@
-//! RADIANCE utilities that pyradiance's RADIANCE 6.0a lacks, against RADIANCE's own, built from
-//! its public source by each golden folder's make.sh: every case's standard output byte for
-//! byte, and its exit code.
+//! RADIANCE utilities and generators by name against RADIANCE's own (pyradiance's 6.0a, or
+//! built from RADIANCE's public source where pyradiance has none): every case's standard output
+//! byte for byte, and its exit code. tests/golden/make_cases.sh PROGRAM makes the goldens.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -38,7 +38,7 @@ fn check_cases(program: &str, dir: &str) {
         } else {
             Stdio::null()
         };
-        // To a file, as make.sh runs RADIANCE's: binary headers are padded in files only.
+        // To a file, as make_cases.sh runs RADIANCE's: binary headers are padded in files only.
         let stdout_path = tmp.path().join("stdout");
         let stdout = std::fs::File::create(&stdout_path).unwrap();
         let mut out = Command::new(&link)
@@ -76,6 +76,11 @@ fn vwright_matches_radiance() {
 #[test]
 fn rcollate_matches_radiance() {
     check_cases("rcollate", "rcollate");
+}
+
+#[test]
+fn genprism_matches_radiance() {
+    check_cases("genprism", "genprism");
 }
 
 #[test]

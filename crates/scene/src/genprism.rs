@@ -90,6 +90,34 @@ pub fn genprism(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
     Ok(out)
 }
 
+/// The scene text RADIANCE's `genprism` writes for `args` (as for [`genprism`]: vertices on
+/// the command line, `-l`, `-c`, `-e`; rounded corners and vertices from a file are refused).
+pub fn genprism_text(args: &[String], loc: &Loc) -> Result<String> {
+    use daylit_cal::printf::{command_line, format_g18 as g};
+    use std::fmt::Write;
+    if !is_native(args) && args.len() >= 3 {
+        return Err(SceneError::at(
+            loc,
+            "genprism: rounded corners (-r) and vertices from a file or standard input are not in daylit yet",
+        ));
+    }
+    let prims = genprism(args, loc)?;
+    let mut out = format!("# {}\n", command_line("genprism", args));
+    for p in &prims {
+        let _ = write!(
+            out,
+            "\n{} polygon {}\n0\n0\n{}\n",
+            p.modifier,
+            p.name,
+            p.fargs.len()
+        );
+        for v in p.fargs.chunks(3) {
+            let _ = writeln!(out, "\t{}\t{}\t{}", g(v[0]), g(v[1]), g(v[2]));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
