@@ -111,4 +111,29 @@ def _():
     return numbers(pr.getinfo(lux, strip_header=True)).mean()
 
 
+def scene_numbers(text):
+    """Every number of a generator's scene text (the words after the argument counts)."""
+    vals = []
+    for line in text.decode().splitlines():
+        if line.startswith('\t'):
+            vals += [float(w) for w in line.split()]
+    return np.array(vals)
+
+
+@step('genbox -b: sum of the coordinates')
+def _():
+    return scene_numbers(pr.genbox('wall_mat', 'box', 4.2, 0.2, 2.7, beveled=0.01)).sum()
+
+
+@step('genbox -r: sum of the coordinates and radii')
+def _():
+    return scene_numbers(pr.genbox('m', 'post', 0.3, 0.3, 2.5, rounded=0.05)).sum()
+
+
+@step('genprism -l: sum of the coordinates')
+def _():
+    return scene_numbers(pr.genprism('m', 'shelf', [0, 0, 1.2, 0, 1.2, 0.3, 0, 0.45],
+                                     lvect=[0, 0, 0.02])).sum()
+
+
 json.dump(summary, open(summary_path, 'w'), indent=1, sort_keys=True)

@@ -417,8 +417,45 @@ impl Renderer {
     where
         F: Fn(&Renderer, usize, &mut Ctx) + Sync,
     {
-        let params = Params::new(self);
-        let nl = params.levels;
+        self.grow_irradiance_cache(None, n, &primary, SEED_RECORD)
+    }
+
+    /// `cache` with records added where the `n` primary rays that `primary` traces (as for
+    /// [`Self::build_irradiance_cache`]) and the bounces below them find none, placed as the
+    /// build places them. (Leaving such points to final gathers would be cheaper, a record
+    /// also takes the Hessian of its samples, but a gather is a plain `-aa 0` hemisphere,
+    /// which `-lw` biases: on the reference office's fisheye at `-ab 1 -lw 0.002`, 2.5 %
+    /// low against 0.3 % for records.) Extension `round` seeds its random sequences, so
+    /// extending in the same rounds gives the same cache on any number of threads. rpict
+    /// extends its cache so for the pixels that adaptive sampling decides to trace only once
+    /// it has traced their neighbours: RADIANCE's lazy cache makes records only there, too.
+    pub fn extend_irradiance_cache<F>(
+        &self,
+        cache: &IrradianceCache,
+        n: usize,
+        primary: F,
+        round: u64,
+    ) -> (IrradianceCache, Stats)
+    where
+        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
+    {
+        self.grow_irradiance_cache(Some(cache), n, &primary, SEED_EXTEND + (round << 48))
+    }
+
+    /// The build, from nothing or from the records of `from`; level `a`'s random sequences
+    /// start at `seed + (a << 44)`.
+    fn grow_irradiance_cache<F>(
+        &self,
+        from: Option<&IrradianceCache>,
+        n: usize,
+        primary: &F,
+        seed: u64,
+    ) -> (IrradianceCache, Stats)
+    where
+        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
+    {
+        let params = from.map_or_else(|| Params::new(self), |c| c.params);
+        let nl = from.map_or(params.levels, |c| c.levels.len());
         let mut st = Stats::for_levels(nl);
         if nl == 0 || self.opts.aa <= 0.0 {
             return (IrradianceCache::from_levels(params, vec![]), st);
@@ -430,7 +467,7 @@ impl Renderer {
         let mut cands: Vec<Vec<Candidate>> = Vec::with_capacity(nl);
         let mut points: Vec<Vec<Candidate>> = Vec::with_capacity(nl);
         for a in 0..nl {
-            let c = self.geometry(a, n, &primary, points.last());
+            let c = self.geometry(a, n, primary, points.last());
             st.candidates[a] = c.len();
             // The two selections run side by side: each is serial within its cells, and at
             // the coarse spacing there are few cells.
@@ -446,20 +483,29 @@ impl Renderer {
         }
         st.seconds[0] = t.elapsed().as_secs_f64();
         // Irradiance, deepest level first; each reads the finished level below.
-        let mut levels: Vec<Arc<Level>> = (0..nl).map(|_| Arc::new(Level::default())).collect();
+        let mut levels: Vec<Arc<Level>> = match from {
+            Some(c) => c.levels.clone(),
+            None => (0..nl).map(|_| Arc::new(Level::default())).collect(),
+        };
         for a in (0..nl).rev() {
             let below = Arc::new(IrradianceCache::from_levels(params, levels.clone()));
             let gaps = std::mem::take(&mut cands[a]);
-            let seed = SEED_RECORD + ((a as u64) << 44);
-            let all =
-                self.place_records(a, false, gaps, Vec::new(), seed, &below, &params, &mut st);
+            let old = levels[a].records.clone();
+            let seed = seed + ((a as u64) << 44);
+            let all = self.place_records(a, gaps, old, seed, &below, &params, &mut st);
             let below_gathers = below.gathers();
             if a + 1 < nl {
                 st.build_gathers[a + 1] += below_gathers[a + 1];
             }
             levels[a] = Arc::new(Level::new(all, params.aa, params.minarad));
         }
-        (IrradianceCache::from_levels(params, levels), st)
+        let out = IrradianceCache::from_levels(params, levels);
+        if let Some(c) = from {
+            for (to, had) in out.gathers.iter().zip(&c.gathers) {
+                to.store(had.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
+        (out, st)
     }
 
     /// Records for level `a` among the candidates `gaps` that the records `all` (kept, and
@@ -468,13 +514,11 @@ impl Renderer {
     /// records only among the candidates the records so far leave uncovered. Below level 0,
     /// passes stop once a new record would cover too few of them to pay for itself: the rest
     /// is left to final gathers. Level 0 goes on to r_min, since each of its candidates is a
-    /// point a primary ray asks for, unless `thrifty`: then from the first pass on, as below
-    /// level 0. Pass `k`'s random sequences start at `seed + (k << 40)`.
+    /// point a primary ray asks for. Pass `k`'s random sequences start at `seed + (k << 40)`.
     #[allow(clippy::too_many_arguments)]
     fn place_records(
         &self,
         a: usize,
-        thrifty: bool,
         mut gaps: Vec<Candidate>,
         mut all: Vec<record::Record>,
         seed: u64,
@@ -495,8 +539,7 @@ impl Renderer {
             let t = Instant::now();
             let keep = select::select(&gaps, spacing_now);
             st.seconds[2] += t.elapsed().as_secs_f64();
-            let pays = (gaps.len() as f64) >= MIN_GAPS_PER_RECORD * keep.len() as f64;
-            if !pays && (thrifty || (pass > 0 && a > 0)) {
+            if pass > 0 && a > 0 && (gaps.len() as f64) < MIN_GAPS_PER_RECORD * keep.len() as f64 {
                 break;
             }
             let at: Vec<Candidate> = keep.into_iter().map(|i| gaps[i]).collect();
@@ -525,52 +568,6 @@ impl Renderer {
         }
         st.left[a] = gaps.len();
         all
-    }
-
-    /// `cache` with level-0 records added where the `n` primary rays that `primary` traces
-    /// (as for [`Self::build_irradiance_cache`]) find none, placed as the build places them;
-    /// deeper levels are kept as they are (their gaps are gathered). Records are placed only
-    /// while each covers at least a couple of those rays' points: a record costs more than
-    /// the plain hemisphere (final gather) of a point no record covers, since it also takes
-    /// the Hessian of its samples (on RADIANCE's 1 m `corner` test scene at 64 × 64 pixels,
-    /// 643 records took 0.23 s, 66 records and 721 gathers 0.18 s). Extension `round` seeds
-    /// its random sequences, so extending in the same rounds gives the same cache on any
-    /// number of threads. rpict extends its cache so for the pixels that adaptive sampling
-    /// decides to trace only once it has traced their neighbours: RADIANCE's lazy cache makes
-    /// records only there, too.
-    pub fn extend_irradiance_cache<F>(
-        &self,
-        cache: &IrradianceCache,
-        n: usize,
-        primary: F,
-        round: u64,
-    ) -> (IrradianceCache, Stats)
-    where
-        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
-    {
-        let params = cache.params;
-        let nl = cache.levels.len();
-        let mut st = Stats::for_levels(nl);
-        let mut levels = cache.levels.clone();
-        if nl > 0 {
-            let t = Instant::now();
-            let cands = self.geometry(0, n, &primary, None);
-            st.candidates[0] = cands.len();
-            st.seconds[0] = t.elapsed().as_secs_f64();
-            let below = Arc::new(IrradianceCache::from_levels(params, cache.levels.clone()));
-            let seed = SEED_EXTEND + (round << 44);
-            let old = levels[0].records.clone();
-            let all = self.place_records(0, true, cands, old, seed, &below, &params, &mut st);
-            levels[0] = Arc::new(Level::new(all, params.aa, params.minarad));
-            for (l, g) in below.gathers().into_iter().enumerate().skip(1) {
-                st.build_gathers[l] += g;
-            }
-        }
-        let out = IrradianceCache::from_levels(params, levels);
-        for (to, from) in out.gathers.iter().zip(&cache.gathers) {
-            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
-        }
-        (out, st)
     }
 
     /// Geometry sampling for level `a`: the primary rays (`origins` = `None`) or hemisphere
