@@ -3,6 +3,7 @@
 //! deeper, weaker rays), then `-as × weight` super-samples placed where neighbouring divisions
 //! differ most. Beyond `-ab` bounces the ambient value `-av` is used.
 
+use crate::irradiance_cache::AVGREFL;
 use crate::trace::{rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
@@ -68,19 +69,27 @@ impl Renderer {
                 divisions = GAP_DIVISIONS;
             }
         }
-        match self.hemisphere(aval, r, s, back, divisions, ctx) {
+        // A gap in the cache stands in for a record: its rays are weighted as a record's are,
+        // not cut by `-lw` as an `-aa 0` hemisphere's are.
+        let gather = o.aa > 0.0 && ctx.cache.is_some();
+        match self.hemisphere(aval, r, s, back, (divisions, gather), ctx) {
             Some(v) => v,
             None => aval * o.av,
         }
     }
 
+    /// The ambient value from a hemisphere of `divisions` × the usual divisions per side.
+    /// With `gather` (a point the irradiance cache leaves uncovered) its rays are weighted by
+    /// the assumed reflectance, as a record's are, and their coefficient applied after, so
+    /// that `-lw` does not end them; otherwise RADIANCE's `-aa 0` rule applies, which lowers
+    /// the division count where `-lw` would end the rays and drops those it still ends.
     pub(crate) fn hemisphere(
         &self,
         rcol: DVec3,
         r: &RayState,
         s: &Surf,
         back: bool,
-        divisions: f64,
+        (divisions, gather): (f64, bool),
         ctx: &mut Ctx,
     ) -> Option<DVec3> {
         let o = &self.opts;
@@ -90,7 +99,7 @@ impl Renderer {
         }
         let mut wt = r.weight;
         let limit = d * 0.8 * r.weight / (o.ad as f64 * o.lw + 1e-20);
-        if wt > limit {
+        if wt > limit && !gather {
             wt = limit;
         }
         let ns = ((o.ad as f64 * wt).sqrt() * divisions + 0.5).max(1.0) as usize;
@@ -108,8 +117,15 @@ impl Renderer {
         let mut ok = 0;
         for i in 0..ns {
             for j in 0..ns {
-                let v =
-                    self.ambient_sample(&parent, s, rt, acoef, (normal, ux, uy), (i, j, ns), ctx);
+                let v = self.ambient_sample(
+                    &parent,
+                    s,
+                    (rt, gather),
+                    acoef,
+                    (normal, ux, uy),
+                    (i, j, ns),
+                    ctx,
+                );
                 ok += usize::from(v.is_some());
                 divs.push(Division {
                     value: v.unwrap_or(DVec3::ZERO),
@@ -126,7 +142,7 @@ impl Renderer {
                 self.supersample(
                     &parent,
                     s,
-                    rt,
+                    (rt, gather),
                     acoef,
                     (normal, ux, uy),
                     ns,
@@ -145,13 +161,18 @@ impl Renderer {
         &self,
         parent: &RayState,
         s: &Surf,
-        rt: u16,
+        (rt, gather): (u16, bool),
         acoef: DVec3,
         frame: (DVec3, DVec3, DVec3),
         (i, j, ns): (usize, usize, usize),
         ctx: &mut Ctx,
     ) -> Option<DVec3> {
-        let (mut ar, c) = self.spawn(parent, s, rt, Some(acoef), ctx)?;
+        let (mut ar, c) = if gather {
+            let (ar, c) = self.spawn(parent, s, rt, Some(DVec3::splat(AVGREFL)), ctx)?;
+            (ar, c * acoef / AVGREFL)
+        } else {
+            self.spawn(parent, s, rt, Some(acoef), ctx)?
+        };
         let a = (j as f64 + ctx.rng.random::<f64>()) / ns as f64;
         let b = (i as f64 + ctx.rng.random::<f64>()) / ns as f64;
         let (x, y) = square_to_disc(a, b);
@@ -172,7 +193,7 @@ impl Renderer {
         &self,
         parent: &RayState,
         s: &Surf,
-        rt: u16,
+        rt: (u16, bool),
         acoef: DVec3,
         frame: (DVec3, DVec3, DVec3),
         ns: usize,
