@@ -52,6 +52,7 @@ pub mod printf;
 mod program;
 mod raypath;
 mod reduce;
+pub mod scan;
 
 pub use builtins::{erf, erfc, fnoise3, noise3, rand, Builtin};
 pub use error::{CalError, EvalError};

@@ -2,7 +2,6 @@
 //! it behaves as that program.
 
 mod annual;
-mod atof;
 mod bench;
 mod check;
 mod cnt;

@@ -7,6 +7,7 @@
 //! whole input was processed.
 
 use anyhow::{anyhow, bail};
+use daylit_cal::scan::{atoi, is_float};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -31,16 +32,6 @@ struct Job {
     n_comp: i64,
     warnings: bool,
     check: bool,
-}
-
-/// C's `atoi`: the leading integer of `s` (0 if none).
-fn atoi(s: &str) -> i64 {
-    let s = s.trim_start();
-    let end = s
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
-        .map_or(s.len(), |(i, _)| i);
-    s[..end].parse().unwrap_or(0)
 }
 
 /// Reads `-o RxC[xR1xC1..]`.
@@ -350,16 +341,6 @@ fn index_records(data: &[u8], nw: usize) -> anyhow::Result<Vec<usize>> {
     Ok(recs)
 }
 
-/// Whether `w` is a number as RADIANCE's `isflt` reads one.
-fn is_number(w: &[u8]) -> bool {
-    std::str::from_utf8(w).is_ok_and(|s| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
-            && s.parse::<f64>().is_ok()
-    })
-}
-
 /// Record `n`'s words, one space apart.
 fn print_record(
     j: &Job,
@@ -373,7 +354,7 @@ fn print_record(
         .filter(|w| !w.is_empty())
         .take(j.n_comp as usize);
     for (k, w) in words.enumerate() {
-        if j.check && !is_number(w) {
+        if j.check && !is_float(w) {
             bail!("Badly formed number: {}", String::from_utf8_lossy(w));
         }
         if k > 0 {
@@ -553,7 +534,7 @@ fn resize(j: &Job, data: &[u8], out: &mut Vec<u8>) -> anyhow::Result<()> {
                 }
                 return finish(j, columns_to_go, &mut words);
             };
-            if j.check && !is_number(w) {
+            if j.check && !is_float(w) {
                 bail!("Badly formed number: {}", String::from_utf8_lossy(w));
             }
             out.extend_from_slice(w);

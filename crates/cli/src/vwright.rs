@@ -56,11 +56,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let out = if what.starts_with(|c: char| c.is_ascii_alphabetic()) {
         constants(what, &view, vdist, &frame)
     } else {
-        // A number as RADIANCE's `isflt` accepts it (no `inf` or `nan`).
-        let dist = Some(what)
-            .filter(|w| w.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c)))
-            .and_then(|w| w.parse::<f64>().ok())
-            .with_context(|| USAGE.to_string())?;
+        if !daylit_cal::scan::is_float(what.as_bytes()) {
+            bail!(USAGE);
+        }
+        let dist: f64 = what.parse()?;
         view.vp += frame.hu * dist;
         format!("{}\n", options(&view, vdist))
     };

@@ -236,20 +236,13 @@ const LETTERS: &[u8] = b"0123456789._ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 /// (`-o`) go through RADIANCE's OBJ library and are refused.
 pub fn genbox_text(args: &[String], loc: &Loc) -> Result<String> {
     use daylit_cal::printf::{command_line, format_g18 as g};
+    use daylit_cal::scan::atof;
     use std::fmt::Write;
     let usage = "genbox: usage: genbox material name xsize ysize zsize [-i] [-b bevel | -r round [-n nsegs]]";
     let err = |m: String| SceneError::at(loc, m);
     if args.len() < 5 {
         return Err(err(usage.into()));
     }
-    // C's atof: the number a word starts with.
-    let atof = |w: &str| {
-        (1..=w.len())
-            .rev()
-            .filter(|&k| w.is_char_boundary(k))
-            .find_map(|k| w[..k].trim_start().parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
     let size = [atof(&args[2]), atof(&args[3]), atof(&args[4])];
     if size.iter().any(|&s| s <= 0.0) {
         return Err(err(format!("genbox: sizes must be positive; {usage}")));
