@@ -490,9 +490,8 @@ impl Renderer {
         for a in (0..nl).rev() {
             let below = Arc::new(IrradianceCache::from_levels(params, levels.clone()));
             let gaps = std::mem::take(&mut cands[a]);
-            let old = levels[a].records.clone();
             let seed = seed + ((a as u64) << 44);
-            let all = self.place_records(a, gaps, old, seed, &below, &params, &mut st);
+            let all = self.place_records(a, gaps, &levels[a], seed, &below, &params, &mut st);
             let below_gathers = below.gathers();
             if a + 1 < nl {
                 st.build_gathers[a + 1] += below_gathers[a + 1];
@@ -508,7 +507,7 @@ impl Renderer {
         (out, st)
     }
 
-    /// Records for level `a` among the candidates `gaps` that the records `all` (kept, and
+    /// Records for level `a` among the candidates `gaps` that the records of `had` (kept, and
     /// returned with the new ones) leave uncovered: in passes of halving spacing, from the
     /// largest covered radius (the coarse records) down to r_min (the fine ones), each placing
     /// records only among the candidates the records so far leave uncovered. Below level 0,
@@ -519,16 +518,15 @@ impl Renderer {
     fn place_records(
         &self,
         a: usize,
-        mut gaps: Vec<Candidate>,
-        mut all: Vec<record::Record>,
+        gaps: Vec<Candidate>,
+        had: &Level,
         seed: u64,
         below: &Arc<IrradianceCache>,
         params: &Params,
         st: &mut Stats,
     ) -> Vec<record::Record> {
-        if !all.is_empty() {
-            gaps = uncovered(self, gaps, &all, params);
-        }
+        let mut gaps = uncovered(self, gaps, had, params);
+        let mut all = had.records.clone();
         let coarse = params.first_record_spacing(a);
         let fine_min = params.fine_spacing(a);
         let mut spacing = coarse;
@@ -554,7 +552,12 @@ impl Renderer {
             st.failed[a] += more.len() - new.len();
             st.seconds[if is_coarse { 1 } else { 3 }] += t.elapsed().as_secs_f64();
             let t = Instant::now();
-            gaps = uncovered(self, gaps, &new, params);
+            gaps = uncovered(
+                self,
+                gaps,
+                &Level::new(new.clone(), params.aa, params.minarad),
+                params,
+            );
             all.extend(new);
             st.seconds[2] += t.elapsed().as_secs_f64();
             if is_coarse {
@@ -676,17 +679,11 @@ impl Renderer {
     }
 }
 
-/// The candidates none of `recs` covers (in parallel, order kept).
-fn uncovered(
-    rd: &Renderer,
-    cands: Vec<Candidate>,
-    recs: &[record::Record],
-    p: &Params,
-) -> Vec<Candidate> {
-    if recs.is_empty() || cands.is_empty() {
+/// The candidates none of the records of `level` covers (in parallel, order kept).
+fn uncovered(rd: &Renderer, cands: Vec<Candidate>, level: &Level, p: &Params) -> Vec<Candidate> {
+    if level.records.is_empty() || cands.is_empty() {
         return cands;
     }
-    let level = Level::new(recs.to_vec(), p.aa, p.minarad);
     let keep: Vec<bool> = cands
         .par_iter()
         .with_min_len(256)
