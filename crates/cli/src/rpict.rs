@@ -224,9 +224,9 @@ impl Frame {
 
 /// Builds (or reads, with `-af`) one irradiance cache for all `frames`, from the rays of the
 /// pixels that adaptive sampling traces first (every `-ps`-th pixel of every `-ps`-th row, or
-/// sparser when there are many), before any pixel is traced. Pixels traced later between them
-/// read these records or, where none covers them, gather; RADIANCE's lazy cache, too, makes
-/// records only where pixels are traced (`-ps 4` gives it about half the records of `-ps 1`).
+/// sparser when there are many), before any pixel is traced; [`render_frame`] adds records
+/// for the pixels each level of refinement traces. RADIANCE's lazy cache, too, makes records
+/// only where pixels are traced (`-ps 4` gives it about half the records of `-ps 1`).
 fn prepare_cache(renderer: &mut Renderer, frames: &[Frame], ps: usize) -> anyhow::Result<()> {
     let per_frame = (crate::rtrace::CACHE_PRIMARIES / frames.len().max(1)).max(1 << 12);
     let grids: Vec<(usize, usize, usize)> = frames
