@@ -388,8 +388,9 @@ fn rpict_sequence_errors_name_the_problem() {
     }
 }
 
-/// What daylit cannot trace yet (BSDF and aBSDF materials, WGMDfunc, mist with the irradiance
-/// cache) stops every program with its file and line, and `daylit check` lists all of it.
+/// What daylit cannot trace (BSDF and aBSDF materials as yet, a WGMDfunc part whose modifier
+/// leads to a material, mist with the irradiance cache) stops every program with its file and
+/// line, and `daylit check` lists all of it.
 #[test]
 fn untraceable_constructs_fail_loudly_with_their_place() {
     let dir = tempfile::tempdir().unwrap();
@@ -405,8 +406,13 @@ void aBSDF peak_bsdf
 0
 0
 
+void plastic red
+0
+0
+5 .5 0 0 0 0
+
 void WGMDfunc wgmd
-13 void 0 0 0 void 0 0 0 void 0 0 0 .
+13 red .1 0 0 void 0 0 0 void 0 0 0 .
 0
 9 .5 .5 .5 .1 .1 .1 .1 .1 .1
 
@@ -426,7 +432,7 @@ wall sphere ball
         .current_dir(dir.path())
         .stdin(std::process::Stdio::null()));
     assert!(!o.status.success());
-    for (line, what) in [(1, "BSDF"), (6, "aBSDF"), (11, "WGMDfunc")] {
+    for (line, what) in [(1, "BSDF"), (6, "aBSDF"), (16, "WGMDfunc")] {
         assert!(
             err.contains(&format!("scene.rad:{line}:")) && err.contains(what),
             "{err}"

@@ -29,6 +29,7 @@ pub mod source;
 pub mod spectral;
 pub mod text;
 pub mod trace;
+pub mod wgmdfunc;
 
 pub use options::Options;
 pub use trace::Radiance;

@@ -77,6 +77,9 @@ pub enum Material {
     Prism(Box<crate::prism::Prism>),
     /// `mist`: the boundary of a participating medium ([`crate::mist`]).
     Mist(Box<crate::mist::Mist>),
+    /// `WGMDfunc`: programmable anisotropic Gaussian reflection and transmission
+    /// ([`crate::wgmdfunc`]).
+    Wgmd(Box<crate::wgmdfunc::Wgmd>),
 }
 
 /// The three "normal" materials (and their anisotropic forms).
@@ -360,6 +363,11 @@ impl Modifiers {
             } else {
                 None
             };
+            if let Some(Modifier::Material(Material::Wgmd(m))) = &entry {
+                if let Err(msg) = crate::wgmdfunc::check_parts(scene, &table, m) {
+                    errors.push(located(msg));
+                }
+            }
             table.push(entry);
             if p.ptype == PrimType::Antimatter {
                 let all = table.iter().filter_map(|e| match e {
@@ -538,6 +546,7 @@ impl Builder<'_> {
             | PrimType::Transdata => Modifier::Material(self.func_material(p)?),
             PrimType::BrtdFunc => Modifier::Material(self.brtd_material(p)?),
             PrimType::Ashik2 => Modifier::Material(self.ashik_material(p)?),
+            PrimType::WgmdFunc => Modifier::Material(self.wgmd_material(p)?),
             PrimType::Prism1 | PrimType::Prism2 => {
                 let n = if p.ptype == PrimType::Prism1 { 1 } else { 2 };
                 let file = p.sargs[4 * n].as_str();

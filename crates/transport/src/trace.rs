@@ -421,7 +421,7 @@ impl Renderer {
     /// At a hit on a mesh triangle whose vertices carry normals or (u,v): the hit with its
     /// local coordinates, and the interpolated normal as a perturbation of the geometric one
     /// (RADIANCE's `mesh`).
-    fn mesh_point(&self, s: &Surf) -> Option<(Surf, DVec3)> {
+    pub(crate) fn mesh_point(&self, s: &Surf) -> Option<(Surf, DVec3)> {
         let origin = self.compiled.origins[s.shape? as usize];
         let mp = daylit_compile::mesh_point(&self.scene, origin, s.point)?;
         let pert = mp.normal.map_or(DVec3::ZERO, |n| n - s.normal);
@@ -531,6 +531,7 @@ impl Renderer {
                 }
                 Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
                 Material::Brtd(b) if b.transparent => return self.raytrans(r, s, ctx),
+                Material::Wgmd(w) if w.transparent => return self.raytrans(r, s, ctx),
                 _ => return self.lambertian(r, s, ctx),
             }
         }
@@ -555,6 +556,7 @@ impl Renderer {
             Material::Ashik(m) => self.shade_ashik(r, s, m, pcol, pert, ctx),
             Material::Prism(p) => self.shade_prism(r, s, p, ctx),
             Material::Mist(m) => self.shade_mist(r, s, m, pcol, ctx),
+            Material::Wgmd(m) => self.shade_wgmd(r, s, m, pcol, pert, ctx),
         }
     }
 
@@ -888,6 +890,7 @@ impl Renderer {
                                 Material::Glass { .. } | Material::Dielectric { .. }
                             ) || matches!(self.mods.material(id), Material::Normal { trans, .. } if *trans > 0.0)
                                 || matches!(self.mods.material(id), Material::Brtd(b) if b.transparent)
+                                || matches!(self.mods.material(id), Material::Wgmd(w) if w.transparent)
                         });
                         if pass_ok || transparent {
                             return self.shade(r, s, sm, ctx);

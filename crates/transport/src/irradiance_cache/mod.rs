@@ -379,8 +379,10 @@ impl Renderer {
             let Some(m) = self.shape_mods[p as usize].material else {
                 return false;
             };
-            if let Material::Brtd(b) = self.mods.material(m) {
-                return !b.transparent;
+            match self.mods.material(m) {
+                Material::Brtd(b) => return !b.transparent,
+                Material::Wgmd(w) => return !w.transparent,
+                _ => {}
             }
             !matches!(
                 self.mods.material(m),
