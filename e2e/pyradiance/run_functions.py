@@ -136,4 +136,14 @@ def _():
                                      lvect=[0, 0, 0.02])).sum()
 
 
+@step('ies2rad -s | rtrace -I: mean illuminance under an LED luminaire (lx)')
+def _():
+    ies = os.path.join(root, 'crates/cli/tests/golden/ies2rad/inputs/philips_led.ies')
+    open('led.rad', 'wb').write(pr.ies2rad(ies, stdout=True, outname='led', lamp_type='default'))
+    open('led.oct', 'wb').write(pr.oconv('led.rad'))
+    below = b''.join(f'{x} {y} -2.5 0 0 1\n'.encode() for x in (0, 0.8, 1.6) for y in (0, 0.8))
+    irr = pr.rtrace(below, 'led.oct', irradiance=True, header=False, params=['-ab', '0'])
+    return 179 * numbers(irr).reshape(-1, 3)[:, 0].mean()
+
+
 json.dump(summary, open(summary_path, 'w'), indent=1, sort_keys=True)

@@ -8,6 +8,7 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
     ("perezlum.cal", include_str!("lib/perezlum.cal")),
     // Luminaire distributions (ies2rad output).
     ("source.cal", include_str!("lib/source.cal")),
+    ("tilt.cal", include_str!("lib/tilt.cal")),
     // Direction coordinates of mkillum's illum distributions.
     ("illum.cal", include_str!("lib/illum.cal")),
     // Normal interpolation of genrev -s and gensurf -s output.

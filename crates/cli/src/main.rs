@@ -16,6 +16,7 @@ mod getbbox;
 mod getinfo;
 mod glare;
 mod histo;
+mod ies2rad;
 mod input;
 mod install_links;
 mod live;
@@ -83,6 +84,7 @@ const MULTICALL: &[&str] = &[
     "pcomb",
     "vwright",
     "rcollate",
+    "ies2rad",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -268,6 +270,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),
         "rcollate" => rcollate::run_radiance(args),
+        "ies2rad" => ies2rad::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

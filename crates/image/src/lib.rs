@@ -8,6 +8,7 @@
 //!   each pixel as RADIANCE's `viewray` gives it, pixel solid angles and the inverse projection.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
+//! - [`color`]: RADIANCE's RGB primaries and CIE XYZ to RGB.
 //! - [`dn_error`]: distribution-normalised MAE / MSD of paired results, binned by the reference
 //!   (Wasilewski et al., seed 004, eq. 2).
 //!
@@ -15,6 +16,7 @@
 //! a standard `-Y N +X M` file) and `col` 0 the left column. RADIANCE's own image coordinates
 //! (`x` right, `y` up, pixel centres at `(i + 0.5) / xres`) appear only inside [`view`].
 
+pub mod color;
 pub mod dn_error;
 pub mod filter;
 pub mod hdr;

@@ -19,6 +19,7 @@ pub mod genprism;
 pub mod genrev;
 pub mod gensurf;
 pub mod genworm;
+pub mod ies2rad;
 pub mod lexer;
 pub mod load;
 pub mod obj;

@@ -22,7 +22,7 @@ use crate::data::DataArray;
 use crate::material::{frame, pattern, Modifier, PatternKind, PatternRay};
 use daylit_cal::{CalEnv, EvalState, ExprId, FuncId};
 use daylit_scene::{PrimType, Primitive};
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 use std::sync::Arc;
 
 /// Most bins RADIANCE converts directly.
@@ -58,20 +58,6 @@ impl Observer {
     }
 }
 
-/// The XYZ to RGB matrix of RADIANCE's primaries and equal-energy white, in single
-/// precision as RADIANCE keeps it.
-fn xyz_to_rgb() -> DMat3 {
-    let prim = [(0.640, 0.330), (0.290, 0.600), (0.150, 0.060)];
-    let xyz = |(x, y): (f64, f64)| DVec3::new(x / y, 1.0, (1.0 - x - y) / y);
-    let m = DMat3::from_cols(xyz(prim[0]), xyz(prim[1]), xyz(prim[2]));
-    // Scale each primary so that RGB (1, 1, 1) is the white point.
-    let scale = m.inverse() * xyz((1.0 / 3.0, 1.0 / 3.0));
-    let rgb_to_xyz = DMat3::from_cols(m.x_axis * scale.x, m.y_axis * scale.y, m.z_axis * scale.z);
-    let inv = rgb_to_xyz.inverse();
-    let f = |v: DVec3| DVec3::new(v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64);
-    DMat3::from_cols(f(inv.x_axis), f(inv.y_axis), f(inv.z_axis))
-}
-
 /// RGB of `bins` (long wavelength first) spread evenly over `long`..`short` nm.
 fn bins_to_rgb(bins: &[f64], long: f32, short: f32) -> DVec3 {
     if bins.len() == 3 {
@@ -82,27 +68,7 @@ fn bins_to_rgb(bins: &[f64], long: f32, short: f32) -> DVec3 {
         CIE_Y.integrate(bins, long, short),
         CIE_Z.integrate(bins, long, short),
     );
-    let rgb = xyz_to_rgb() * xyz;
-    clip_to_gamut(rgb, xyz.y)
-}
-
-/// RADIANCE's lower gamut clip: black below zero luminance, else a colour with a negative
-/// channel moved towards the grey of the same luminance until none is negative.
-fn clip_to_gamut(rgb: DVec3, y: f64) -> DVec3 {
-    if y < 0.0 {
-        return DVec3::ZERO;
-    }
-    let mut t = 1.0f64;
-    for c in rgb.to_array() {
-        if c < 0.0 {
-            t = t.min(-y / (c - y));
-        }
-    }
-    if t < 1.0 {
-        rgb * t + DVec3::splat(y) * (1.0 - t)
-    } else {
-        rgb
-    }
+    daylit_image::color::cie_rgb(xyz)
 }
 
 /// `src` as equal bins from `s0` to `s1` nm (either order), averaged into `n` bins from
