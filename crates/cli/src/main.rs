@@ -28,6 +28,7 @@ mod pextrem;
 mod pfilt;
 mod pvalue;
 mod ra_rgbe;
+mod ra_tiff;
 mod rcalc;
 mod rcollate;
 mod rcontrib;
@@ -85,6 +86,7 @@ const MULTICALL: &[&str] = &[
     "vwright",
     "rcollate",
     "ies2rad",
+    "ra_tiff",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -271,6 +273,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "vwright" => vwright::run_radiance(args),
         "rcollate" => rcollate::run_radiance(args),
         "ies2rad" => ies2rad::run_radiance(args),
+        "ra_tiff" => ra_tiff::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

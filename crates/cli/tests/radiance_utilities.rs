@@ -272,3 +272,194 @@ fn ies2rad_luminaires_light_as_radiance_s() {
         assert!((g - w).abs() <= 0.02 * w, "irradiance {g}, RADIANCE {w}");
     }
 }
+
+/// A TIFF's dimensions, sample layout, samples (as f64) and STONITS tag.
+fn tiff_samples(bytes: &[u8]) -> ((u32, u32), tiff::ColorType, Vec<f64>, Option<f64>) {
+    use tiff::decoder::{ifd::Value, Decoder, DecodingResult};
+    let mut d = Decoder::new(std::io::Cursor::new(bytes)).unwrap();
+    let dims = d.dimensions().unwrap();
+    let ct = d.colortype().unwrap();
+    let stonits = match d.find_tag(tiff::tags::Tag::Unknown(37439)).unwrap() {
+        Some(Value::Double(v)) => Some(v),
+        Some(Value::Float(v)) => Some(v as f64),
+        _ => None,
+    };
+    let orientation: u16 = d
+        .find_tag_unsigned(tiff::tags::Tag::Orientation)
+        .unwrap()
+        .unwrap_or(1);
+    let stored: Vec<f64> = match d.read_image().unwrap() {
+        DecodingResult::U8(v) => v.into_iter().map(f64::from).collect(),
+        DecodingResult::U16(v) => v.into_iter().map(f64::from).collect(),
+        DecodingResult::F32(v) => v.into_iter().map(f64::from).collect(),
+        other => panic!("unexpected samples {:?}", std::mem::discriminant(&other)),
+    };
+    // As displayed: TIFF orientations 1-8 put stored (col, row) at (x, y).
+    let (w, h) = (dims.0 as usize, dims.1 as usize);
+    let n = stored.len() / (w * h);
+    let shown_w = if orientation >= 5 { h } else { w };
+    let mut samples = vec![0.0; stored.len()];
+    for row in 0..h {
+        for col in 0..w {
+            let (x, y) = match orientation {
+                2 => (w - 1 - col, row),
+                3 => (w - 1 - col, h - 1 - row),
+                4 => (col, h - 1 - row),
+                5 => (row, col),
+                6 => (h - 1 - row, col),
+                7 => (h - 1 - row, w - 1 - col),
+                8 => (row, w - 1 - col),
+                _ => (col, row),
+            };
+            for c in 0..n {
+                samples[(y * shown_w + x) * n + c] = stored[(row * w + col) * n + c];
+            }
+        }
+    }
+    let shown = if orientation >= 5 {
+        (dims.1, dims.0)
+    } else {
+        dims
+    };
+    (shown, ct, samples, stonits)
+}
+
+/// Two RADIANCE pictures agree: size, exposure, and every pixel within `rel` (or 1e-9).
+fn same_picture(got: &[u8], want: &[u8], rel: f32, what: &str) {
+    let g = daylit_image::HdrImage::decode(got, "daylit").unwrap();
+    let w = daylit_image::HdrImage::decode(want, "RADIANCE").unwrap();
+    assert_eq!((g.width, g.height), (w.width, w.height), "{what}: size");
+    assert!(
+        (g.exposure / w.exposure - 1.0).abs() < 1e-5,
+        "{what}: exposure {} vs {}",
+        g.exposure,
+        w.exposure
+    );
+    for (k, (a, b)) in g.pixels.iter().zip(&w.pixels).enumerate() {
+        for c in 0..3 {
+            assert!(
+                (a[c] - b[c]).abs() <= rel * b[c].abs() + 1e-9,
+                "{what}: pixel {k}: {a:?} vs RADIANCE {b:?}"
+            );
+        }
+    }
+}
+
+/// ra_tiff both ways against RADIANCE's (tests/golden/ra_tiff, made by its make_cases.sh):
+/// 8-bit, 16-bit and float, RGB and grey, LZW, exposure and gamma options, a rotated picture,
+/// standard input and output. TIFFs are compared by their samples (8-bit within one level:
+/// RADIANCE quantises through lookup tables) and STONITS tag, pictures by pixel (1 %: one step
+/// of the RGBE mantissa) and exposure; exit codes exactly.
+#[test]
+fn ra_tiff_matches_radiance() {
+    let here = golden("ra_tiff");
+    let inputs = files_under(&here.join("inputs"));
+    let cases = std::fs::read_to_string(here.join("cases.txt")).unwrap();
+    for (k, line) in cases.lines().enumerate() {
+        let out = here.join("out").join((k + 1).to_string());
+        let want_rc: i32 = std::fs::read_to_string(out.with_extension("rc"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let work = tempfile::tempdir().unwrap();
+        for (rel, bytes) in &inputs {
+            std::fs::write(work.path().join(rel), bytes).unwrap();
+        }
+        let link = work.path().join("ra_tiff");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let stdin = if words.first() == Some(&"<") {
+            let f = work.path().join(words[1]);
+            words.drain(..2);
+            Stdio::from(std::fs::File::open(f).unwrap())
+        } else {
+            Stdio::null()
+        };
+        let got = Command::new(&link)
+            .args(&words)
+            .current_dir(work.path())
+            .stdin(stdin)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&got.stderr);
+        assert_eq!(
+            got.status.code(),
+            Some(want_rc),
+            "ra_tiff {line}: exit code ({err})"
+        );
+        if want_rc != 0 {
+            continue;
+        }
+        let want_stdout = std::fs::read(&out).unwrap();
+        if !want_stdout.is_empty() {
+            same_picture(
+                &got.stdout,
+                &want_stdout,
+                0.01,
+                &format!("ra_tiff {line}: output"),
+            );
+        }
+        let wanted = if out.with_extension("d").exists() {
+            files_under(&out.with_extension("d"))
+        } else {
+            Default::default()
+        };
+        for (rel, want) in wanted {
+            let what = format!("ra_tiff {line}: {}", rel.display());
+            let got = std::fs::read(work.path().join(&rel))
+                .unwrap_or_else(|_| panic!("{what}: not written"));
+            if rel.extension().is_some_and(|e| e == "hdr") {
+                same_picture(&got, &want, 0.01, &what);
+                continue;
+            }
+            let (gd, gc, gs, gn) = tiff_samples(&got);
+            let (wd, wc, ws, wn) = tiff_samples(&want);
+            assert_eq!((gd, gc), (wd, wc), "{what}: size and samples");
+            let tol = |w: f64| match wc {
+                tiff::ColorType::RGB(8) | tiff::ColorType::Gray(8) => 1.0,
+                tiff::ColorType::RGB(16) | tiff::ColorType::Gray(16) => 1.0,
+                _ => 1e-6 * w.abs() + 1e-30,
+            };
+            for (i, (g, w)) in gs.iter().zip(&ws).enumerate() {
+                assert!(
+                    (g - w).abs() <= tol(*w),
+                    "{what}: sample {i}: {g} vs RADIANCE {w}"
+                );
+            }
+            let (g, w) = (gn.unwrap(), wn.unwrap());
+            assert!(
+                (g / w - 1.0).abs() < 1e-5,
+                "{what}: STONITS {g} vs RADIANCE {w}"
+            );
+        }
+    }
+}
+
+/// What daylit's ra_tiff cannot write (LogLuv TIFFs, XYZE pictures) is refused by name, with
+/// nothing written.
+#[test]
+fn ra_tiff_refuses_logluv_and_xyze() {
+    let here = golden("ra_tiff").join("inputs");
+    let work = tempfile::tempdir().unwrap();
+    let link = work.path().join("ra_tiff");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let pic = here.join("sky.hdr").display().to_string();
+    let tif = here.join("rgb8.tif").display().to_string();
+    for (args, want) in [
+        (vec!["-L", pic.as_str(), "out.tif"], "LogLuv"),
+        (vec!["-l", pic.as_str(), "out.tif"], "LogLuv"),
+        (vec!["-b", "-L", pic.as_str(), "out.tif"], "LogLuv"),
+        (vec!["-r", "-x", tif.as_str(), "out.hdr"], "XYZE"),
+    ] {
+        let out = Command::new(&link)
+            .args(&args)
+            .current_dir(work.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!work.path().join("out.tif").exists() && !work.path().join("out.hdr").exists());
+    }
+}

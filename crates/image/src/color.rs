@@ -7,15 +7,26 @@ use glam::{DMat3, DVec3};
 /// The XYZ to RGB matrix of RADIANCE's primaries and equal-energy white, in single
 /// precision as RADIANCE keeps it.
 pub fn xyz_to_rgb_matrix() -> DMat3 {
+    let inv = rgb_to_xyz().inverse();
+    let f = |v: DVec3| DVec3::new(v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64);
+    DMat3::from_cols(f(inv.x_axis), f(inv.y_axis), f(inv.z_axis))
+}
+
+/// RGB to CIE XYZ for RADIANCE's primaries and equal-energy white.
+fn rgb_to_xyz() -> DMat3 {
     let prim = [(0.640, 0.330), (0.290, 0.600), (0.150, 0.060)];
     let xyz = |(x, y): (f64, f64)| DVec3::new(x / y, 1.0, (1.0 - x - y) / y);
     let m = DMat3::from_cols(xyz(prim[0]), xyz(prim[1]), xyz(prim[2]));
     // Scale each primary so that RGB (1, 1, 1) is the white point.
     let scale = m.inverse() * xyz((1.0 / 3.0, 1.0 / 3.0));
-    let rgb_to_xyz = DMat3::from_cols(m.x_axis * scale.x, m.y_axis * scale.y, m.z_axis * scale.z);
-    let inv = rgb_to_xyz.inverse();
-    let f = |v: DVec3| DVec3::new(v.x as f32 as f64, v.y as f32 as f64, v.z as f32 as f64);
-    DMat3::from_cols(f(inv.x_axis), f(inv.y_axis), f(inv.z_axis))
+    DMat3::from_cols(m.x_axis * scale.x, m.y_axis * scale.y, m.z_axis * scale.z)
+}
+
+/// RADIANCE's `bright` of an RGB value: its luminance (the Y row of RGB to XYZ, 0.2651,
+/// 0.6701, 0.0648).
+pub fn brightness(rgb: [f32; 3]) -> f64 {
+    let m = rgb_to_xyz();
+    m.x_axis.y * rgb[0] as f64 + m.y_axis.y * rgb[1] as f64 + m.z_axis.y * rgb[2] as f64
 }
 
 /// RGB of a CIE XYZ colour, brought into the gamut (RADIANCE's `cie_rgb`).

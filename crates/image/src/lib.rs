@@ -6,6 +6,7 @@
 //!   two-pass exposure.
 //! - [`view`]: RADIANCE view options (`-vt? -vp -vd -vu -vh -vv -vs -vl -vo -va`), the ray of
 //!   each pixel as RADIANCE's `viewray` gives it, pixel solid angles and the inverse projection.
+//! - [`tiff`]: pictures to and from TIFF images, as ra_tiff converts them.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
 //! - [`color`]: RADIANCE's RGB primaries and CIE XYZ to RGB.
@@ -20,6 +21,7 @@ pub mod color;
 pub mod dn_error;
 pub mod filter;
 pub mod hdr;
+pub mod tiff;
 pub mod tregenza;
 pub mod view;
 
