@@ -8,14 +8,14 @@
 use crate::display::{self, Display, Legend};
 use crate::metrics::{self, Metrics, Regions};
 use crate::progressive::{self, Accumulator, FrameKind, PixelGrid};
-use crate::session::{self, SkySetting};
+use crate::scene_sky::SceneSky;
+use crate::session::{SkySetting, UserScene};
 use crate::LiveError;
 use base64::Engine as _;
 use daylit_image::{HdrImage, View};
 use daylit_sky::weather::Weather;
 use daylit_transport::{Options, Renderer};
 use serde::Serialize;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -92,8 +92,10 @@ pub struct State {
     pub view_parts: ViewParts,
     /// Sky model and time.
     pub sky: SkySetting,
-    /// What the sky is.
+    /// What the sky is and where it came from.
     pub sky_note: String,
+    /// The sky in the scene files (what [`crate::session::SkyKind::Scene`] shows), if any.
+    pub scene_sky: Option<SceneSky>,
     /// Whether a weather file is loaded (Perez skies).
     pub has_weather: bool,
     /// Display settings.
@@ -209,12 +211,14 @@ pub struct Live {
     pub full: (usize, usize),
     /// Whether a weather file was given.
     pub has_weather: bool,
+    /// The sky in the scene files, if any.
+    pub scene_sky: Option<SceneSky>,
 }
 
 /// What the render thread starts from.
 pub struct Setup {
-    /// Scene files.
-    pub files: Vec<PathBuf>,
+    /// The user's scene files, read.
+    pub scene: UserScene,
     /// The user's rendering options.
     pub options: Options,
     /// Weather, for Perez skies.
@@ -325,8 +329,10 @@ impl Live {
 /// Starts the session: builds the first scene (errors here are the user's: bad scene files,
 /// bad sky), then traces in a thread of its own until [`Live::quit`].
 pub fn start(setup: Setup) -> Result<(Arc<Live>, std::thread::JoinHandle<()>), LiveError> {
-    let (sky_text, sky_note) = session::sky_text(&setup.settings.sky, setup.weather.as_ref())?;
-    let renderer = session::build_renderer(&setup.files, &sky_text, &setup.options)?;
+    let (renderer, sky_note) =
+        setup
+            .scene
+            .renderer(&setup.settings.sky, setup.weather.as_ref(), &setup.options)?;
     let (tx, _) = tokio::sync::watch::channel(None);
     let live = Arc::new(Live {
         control: Mutex::new(Control {
@@ -343,6 +349,7 @@ pub fn start(setup: Setup) -> Result<(Arc<Live>, std::thread::JoinHandle<()>), L
         error: Mutex::new(None),
         full: setup.full,
         has_weather: setup.weather.is_some(),
+        scene_sky: setup.scene.sky.clone(),
     });
     let l = live.clone();
     let handle = std::thread::Builder::new()
@@ -485,10 +492,10 @@ impl Worker {
     }
 
     fn rebuild_sky(&mut self, sky: &SkySetting) {
-        let built = session::sky_text(sky, self.setup.weather.as_ref()).and_then(|(text, note)| {
-            let r = session::build_renderer(&self.setup.files, &text, &self.setup.options)?;
-            Ok((r, note))
-        });
+        let built =
+            self.setup
+                .scene
+                .renderer(sky, self.setup.weather.as_ref(), &self.setup.options);
         match built {
             Ok((r, note)) => {
                 self.renderer = r;
@@ -555,6 +562,7 @@ impl Worker {
             view_parts: ViewParts::of(&a.view),
             sky: settings.sky,
             sky_note: self.sky_note.clone(),
+            scene_sky: self.live.scene_sky.clone(),
             has_weather: self.live.has_weather,
             display: settings.display.clone(),
             legend: settings.display.legend(),

@@ -31,7 +31,6 @@ fn sky() -> SkySetting {
 /// with many ambient divisions per bounce, pixel by pixel in the mean and in Ev.
 #[test]
 fn progressive_converges_to_the_full_renderer() {
-    let (text, _) = session::sky_text(&sky(), None).unwrap();
     let user = Options {
         ab: 2,
         lw: 1e-4,
@@ -45,7 +44,8 @@ fn progressive_converges_to_the_full_renderer() {
     let frame = view.frame().unwrap();
     let grid = PixelGrid::new(&frame, 12, 12);
     let (direct, diffuse) = progressive::frame_options(&user);
-    let mut r = session::build_renderer(&[office()], &text, &direct).unwrap();
+    let scene = session::UserScene::load(&[office()]).unwrap();
+    let (mut r, _) = scene.renderer(&sky(), None, &direct).unwrap();
     let never = || false;
     let px0 = progressive::trace_frame(&r, &grid, FrameKind::Direct, &never).unwrap();
     let mut acc = Accumulator::new(12, 12, px0.clone());
@@ -89,7 +89,7 @@ fn serve() -> (SocketAddr, Arc<engine::Live>) {
         regions: Regions::default(),
     };
     let (live, _) = engine::start(engine::Setup {
-        files: vec![office()],
+        scene: session::UserScene::load(&[office()]).unwrap(),
         options: daylit_live::config::live_defaults(),
         weather: None,
         settings,

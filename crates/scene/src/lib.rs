@@ -27,6 +27,7 @@ pub mod parse;
 pub mod portable;
 pub mod rtm;
 pub mod scene;
+pub mod sources;
 pub mod types;
 pub mod xform;
 
@@ -35,4 +36,5 @@ pub use load::{
     generated_text, load_scene, load_scene_text, load_scene_then_text, LoadOptions, TEXT_GENERATORS,
 };
 pub use scene::{LocalMesh, Mesh, Placement, PrimId, Primitive, Scene, SceneBuilder};
+pub use sources::DistantSource;
 pub use types::{Class, PrimType};
