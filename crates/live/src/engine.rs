@@ -6,7 +6,7 @@
 //! stream.
 
 use crate::display::{self, Display, Legend};
-use crate::metrics::{self, Metrics, Regions};
+use crate::metrics::{self, Metrics, Regions, Uncertainty};
 use crate::progressive::{self, Accumulator, FrameKind, PixelGrid};
 use crate::scene_sky::SceneSky;
 use crate::session::{SkySetting, UserScene};
@@ -86,6 +86,9 @@ pub struct State {
     pub ugp: f64,
     /// All metrics, regions included.
     pub metrics: Metrics,
+    /// How far Ev, DGP and UGP may still move: standard errors from the last frames, and the
+    /// frame count they rest on.
+    pub uncertainty: Uncertainty,
     /// The view as RADIANCE options.
     pub view: String,
     /// The view's parts, for the page's navigation.
@@ -374,6 +377,8 @@ struct Accumulation {
     reduction: usize,
     view: View,
     grid: PixelGrid,
+    /// Which pixels lie in the picture.
+    inside: Vec<bool>,
     acc: Accumulator,
     history: Vec<HistoryPoint>,
 }
@@ -461,6 +466,7 @@ impl Worker {
                     reduction,
                     view: settings.view.clone(),
                     acc: Accumulator::new(w, h, px),
+                    inside: grid.inside(),
                     grid,
                     history: Vec::new(),
                 });
@@ -511,9 +517,11 @@ impl Worker {
     fn publish(&mut self, a: &mut Accumulation, settings: &Settings, changed_at: Instant) {
         let picture = a.acc.picture();
         let elapsed_ms = changed_at.elapsed().as_secs_f64() * 1000.0;
-        let m = match metrics::evaluate(
+        // Glare sources from the picture without its fireflies, Ev from the picture.
+        let m = match metrics::evaluate_with_sources(
             &a.grid,
             &picture,
+            &a.acc.glare_picture(&a.inside),
             a.view.vdir,
             a.view.vup,
             &settings.regions,
@@ -534,6 +542,14 @@ impl Worker {
                 ugp: m.ugp,
             });
         }
+        // Frame 0 (direct light only) is not a sample of the mean: errors start at frame 1.
+        let points: Vec<(u64, f64, f64, f64)> = a
+            .history
+            .iter()
+            .filter(|p| p.frame > 0)
+            .map(|p| (p.frame, p.ev, p.dgp, p.ugp))
+            .collect();
+        let uncertainty = Uncertainty::of(&points);
         let (w, h) = (a.acc.width, a.acc.height);
         let png = match display::png(w, h, &settings.display.rgb8(&picture)) {
             Ok(p) => p,
@@ -558,6 +574,7 @@ impl Worker {
             dgps: m.dgps,
             ugp: m.ugp,
             metrics: m,
+            uncertainty,
             view: a.view.to_options(),
             view_parts: ViewParts::of(&a.view),
             sky: settings.sky,

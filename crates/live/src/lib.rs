@@ -14,6 +14,7 @@ pub mod assets;
 pub mod config;
 pub mod display;
 pub mod engine;
+pub mod fireflies;
 pub mod metrics;
 pub mod progressive;
 pub mod scene_sky;

@@ -33,8 +33,8 @@ out="$here/goldens.txt"
 {
     echo "# Regenerate with make_goldens.sh. evalglare -d (RADIANCE) on rpict pictures, ${res}x${res}:"
     echo "# rpict $render"
-    echo "# sky view Ev(lx) DGP UGP"
-} >"$out.new"
+    echo "# sky view Ev(lx) DGP UGP view-options"
+} >"$tmp/goldens.txt"
 for sky in clear overcast; do
     (cd "$root" && oconv -f examples/reference_office/office.rad "crates/live/tests/golden/$sky.rad") >"$tmp/$sky.oct"
     for v in "${views[@]}"; do
@@ -50,7 +50,7 @@ for sky in clear overcast; do
         [ -n "$line" ] || { cat "$tmp/$sky-$name.txt" >&2; exit 1; }
         # shellcheck disable=SC2086
         set -- $line
-        echo "$sky $name $3 $1 ${15}" | tee -a "$out.new"
+        echo "$sky $name $3 $1 ${15} $view" | tee -a "$tmp/goldens.txt"
     done
 done
-mv "$out.new" "$out"
+cp "$tmp/goldens.txt" "$out"
