@@ -358,6 +358,8 @@ fn http_interface() {
         r#"{"kind":"clear","time":{"month":2,"day":30,"hour":12,"minute":0}}"#,
         r#"{"kind":"perez","time":{"month":3,"day":1,"hour":12,"minute":0}}"#,
         r#"{"kind":"sunny","time":{"month":3,"day":1,"hour":12,"minute":0}}"#,
+        // The office alone has no sky of its own.
+        r#"{"kind":"scene","time":{"month":3,"day":1,"hour":12,"minute":0}}"#,
     ] {
         assert_eq!(post(addr, "/api/sky", bad).0, 400, "{bad}");
     }
