@@ -7,7 +7,9 @@
 //! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
 //! resolved scene in the binary file that `daylit oconv` writes. RADIANCE's own binary files,
 //! [`octree`]s and compiled meshes ([`rtm`]), are read through [`portable`], and
-//! [`compound`] places what `instance` and `mesh` primitives name.
+//! [`compound`] places what `instance` and `mesh` primitives name. [`sources`] lists a scene's
+//! distant sources (suns, sky domes) with the files and commands they came from, and leaves
+//! surfaces out of a scene.
 
 pub mod archive;
 pub mod compound;
