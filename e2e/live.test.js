@@ -28,6 +28,13 @@ test('daylit live responds to the page', { timeout: 240000 }, async () => {
     const api = await (await page.request.get(new URL('/api/state', url).href)).json();
     for (const k of ['frame', 'elapsed_ms', 'ev', 'dgp', 'ugp']) assert.strictEqual(typeof api[k], 'number', k);
 
+    // The glare dial says what it rests on; the office has no sky of its own to offer.
+    assert.strictEqual(typeof api.uncertainty.frames, 'number');
+    assert.match(await page.textContent('#convergence'), /frame/);
+    assert.match(await page.textContent('#dial-class'), /frame/);
+    assert.strictEqual(api.scene_sky, null);
+    assert.ok(await page.locator('#sky option[value=scene]').isDisabled(), 'no scene sky to choose');
+
     // Drag to look around: the view turns, the accumulation restarts and the picture changes.
     const before = await pixels(page);
     const gen0 = await page.evaluate(() => window.liveNav.state().generation);

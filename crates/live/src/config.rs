@@ -23,9 +23,11 @@ pub struct Config {
     pub render: Options,
     /// Weather file for Perez skies.
     pub weather: Option<PathBuf>,
-    /// Starting date and time.
-    pub time: SkyTime,
-    /// Starting sky model.
+    /// Starting date and time (`None`: the scene sky's `!gensky` line's, else
+    /// [`DEFAULT_TIME`]).
+    pub time: Option<SkyTime>,
+    /// Starting sky model (`None`: the scene files' sky if they have one, else Perez with a
+    /// weather file, else CIE clear).
     pub sky: Option<SkyKind>,
     /// Address to listen on (loopback unless `--bind` says otherwise).
     pub bind: IpAddr,
@@ -41,7 +43,16 @@ pub struct Config {
 pub const USAGE: &str =
     "usage: daylit live [scene files] [RADIANCE view options -vt? -vp -vd -vu -vh -vv ...] \
 [rendering options -ab -lw -dj ...] [-x N -y N] [--weather FILE] [--time 'MM-DD HH:MM'] \
-[--sky perez|clear|intermediate|overcast] [--port N] [--bind ADDR] [--threads N] [--max-frames N]";
+[--sky scene|perez|clear|intermediate|overcast] [--port N] [--bind ADDR] [--threads N] [--max-frames N]";
+
+/// The date and time a session starts at when neither `--time` nor a `!gensky` line in the
+/// scene files says: the March equinox at noon.
+pub const DEFAULT_TIME: SkyTime = SkyTime {
+    month: 3,
+    day: 21,
+    hour: 12,
+    minute: 0,
+};
 
 /// The defaults of the live view: three bounces, jittered sources, every source tested (as
 /// `daylit render`), Russian roulette below weight 1e-3.
@@ -72,12 +83,7 @@ pub fn parse(args: &[String]) -> Result<Config, LiveError> {
         yres: 512,
         render: live_defaults(),
         weather: None,
-        time: SkyTime {
-            month: 3,
-            day: 21,
-            hour: 12,
-            minute: 0,
-        },
+        time: None,
         sky: None,
         bind: IpAddr::from([127, 0, 0, 1]),
         port: 8642,
@@ -131,7 +137,7 @@ pub fn parse(args: &[String]) -> Result<Config, LiveError> {
                 i += 2;
             }
             "--time" => {
-                c.time = SkyTime::parse(value(1)?).map_err(bad)?;
+                c.time = Some(SkyTime::parse(value(1)?).map_err(bad)?);
                 i += 2;
             }
             "--sky" => {
@@ -195,7 +201,8 @@ mod tests {
         assert_eq!(c.scene, vec![PathBuf::from("room.rad")]);
         assert_eq!(c.view.vp, glam::DVec3::new(1.0, 2.0, 1.2));
         assert_eq!((c.render.ab, c.xres, c.yres, c.port), (2, 64, 32, 0));
-        assert_eq!((c.time.month, c.time.hour, c.time.minute), (6, 9, 30));
+        let t = c.time.unwrap();
+        assert_eq!((t.month, t.hour, t.minute), (6, 9, 30));
         assert!(c.bind.is_loopback());
     }
 

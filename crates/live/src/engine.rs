@@ -6,16 +6,16 @@
 //! stream.
 
 use crate::display::{self, Display, Legend};
-use crate::metrics::{self, Metrics, Regions};
+use crate::metrics::{self, Metrics, Regions, Uncertainty};
 use crate::progressive::{self, Accumulator, FrameKind, PixelGrid};
-use crate::session::{self, SkySetting};
+use crate::scene_sky::SceneSky;
+use crate::session::{SkySetting, UserScene};
 use crate::LiveError;
 use base64::Engine as _;
 use daylit_image::{HdrImage, View};
 use daylit_sky::weather::Weather;
 use daylit_transport::{Options, Renderer};
 use serde::Serialize;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -86,14 +86,19 @@ pub struct State {
     pub ugp: f64,
     /// All metrics, regions included.
     pub metrics: Metrics,
+    /// How far Ev, DGP and UGP may still move: standard errors from the last frames, and the
+    /// frame count they rest on.
+    pub uncertainty: Uncertainty,
     /// The view as RADIANCE options.
     pub view: String,
     /// The view's parts, for the page's navigation.
     pub view_parts: ViewParts,
     /// Sky model and time.
     pub sky: SkySetting,
-    /// What the sky is.
+    /// What the sky is and where it came from.
     pub sky_note: String,
+    /// The sky in the scene files (what [`crate::session::SkyKind::Scene`] shows), if any.
+    pub scene_sky: Option<SceneSky>,
     /// Whether a weather file is loaded (Perez skies).
     pub has_weather: bool,
     /// Display settings.
@@ -209,12 +214,14 @@ pub struct Live {
     pub full: (usize, usize),
     /// Whether a weather file was given.
     pub has_weather: bool,
+    /// The sky in the scene files, if any.
+    pub scene_sky: Option<SceneSky>,
 }
 
 /// What the render thread starts from.
 pub struct Setup {
-    /// Scene files.
-    pub files: Vec<PathBuf>,
+    /// The user's scene files, read.
+    pub scene: UserScene,
     /// The user's rendering options.
     pub options: Options,
     /// Weather, for Perez skies.
@@ -325,8 +332,10 @@ impl Live {
 /// Starts the session: builds the first scene (errors here are the user's: bad scene files,
 /// bad sky), then traces in a thread of its own until [`Live::quit`].
 pub fn start(setup: Setup) -> Result<(Arc<Live>, std::thread::JoinHandle<()>), LiveError> {
-    let (sky_text, sky_note) = session::sky_text(&setup.settings.sky, setup.weather.as_ref())?;
-    let renderer = session::build_renderer(&setup.files, &sky_text, &setup.options)?;
+    let (renderer, sky_note) =
+        setup
+            .scene
+            .renderer(&setup.settings.sky, setup.weather.as_ref(), &setup.options)?;
     let (tx, _) = tokio::sync::watch::channel(None);
     let live = Arc::new(Live {
         control: Mutex::new(Control {
@@ -343,6 +352,7 @@ pub fn start(setup: Setup) -> Result<(Arc<Live>, std::thread::JoinHandle<()>), L
         error: Mutex::new(None),
         full: setup.full,
         has_weather: setup.weather.is_some(),
+        scene_sky: setup.scene.sky.clone(),
     });
     let l = live.clone();
     let handle = std::thread::Builder::new()
@@ -367,6 +377,8 @@ struct Accumulation {
     reduction: usize,
     view: View,
     grid: PixelGrid,
+    /// Which pixels lie in the picture.
+    inside: Vec<bool>,
     acc: Accumulator,
     history: Vec<HistoryPoint>,
 }
@@ -454,6 +466,7 @@ impl Worker {
                     reduction,
                     view: settings.view.clone(),
                     acc: Accumulator::new(w, h, px),
+                    inside: grid.inside(),
                     grid,
                     history: Vec::new(),
                 });
@@ -485,10 +498,10 @@ impl Worker {
     }
 
     fn rebuild_sky(&mut self, sky: &SkySetting) {
-        let built = session::sky_text(sky, self.setup.weather.as_ref()).and_then(|(text, note)| {
-            let r = session::build_renderer(&self.setup.files, &text, &self.setup.options)?;
-            Ok((r, note))
-        });
+        let built =
+            self.setup
+                .scene
+                .renderer(sky, self.setup.weather.as_ref(), &self.setup.options);
         match built {
             Ok((r, note)) => {
                 self.renderer = r;
@@ -504,9 +517,11 @@ impl Worker {
     fn publish(&mut self, a: &mut Accumulation, settings: &Settings, changed_at: Instant) {
         let picture = a.acc.picture();
         let elapsed_ms = changed_at.elapsed().as_secs_f64() * 1000.0;
-        let m = match metrics::evaluate(
+        // Glare sources from the picture without its fireflies, Ev from the picture.
+        let m = match metrics::evaluate_with_sources(
             &a.grid,
             &picture,
+            &a.acc.glare_picture(&a.inside),
             a.view.vdir,
             a.view.vup,
             &settings.regions,
@@ -527,6 +542,14 @@ impl Worker {
                 ugp: m.ugp,
             });
         }
+        // Frame 0 (direct light only) is not a sample of the mean: errors start at frame 1.
+        let points: Vec<(u64, f64, f64, f64)> = a
+            .history
+            .iter()
+            .filter(|p| p.frame > 0)
+            .map(|p| (p.frame, p.ev, p.dgp, p.ugp))
+            .collect();
+        let uncertainty = Uncertainty::of(&points);
         let (w, h) = (a.acc.width, a.acc.height);
         let png = match display::png(w, h, &settings.display.rgb8(&picture)) {
             Ok(p) => p,
@@ -551,10 +574,12 @@ impl Worker {
             dgps: m.dgps,
             ugp: m.ugp,
             metrics: m,
+            uncertainty,
             view: a.view.to_options(),
             view_parts: ViewParts::of(&a.view),
             sky: settings.sky,
             sky_note: self.sky_note.clone(),
+            scene_sky: self.live.scene_sky.clone(),
             has_weather: self.live.has_weather,
             display: settings.display.clone(),
             legend: settings.display.legend(),

@@ -2,7 +2,9 @@
 //! AcceleradRT).
 //!
 //! [`progressive`] traces frames — frame 0 direct and specular light, then one diffuse sample
-//! per pixel per frame, accumulated as eq. 7.1 — over the scene and sky of a [`session`];
+//! per pixel per frame, accumulated as eq. 7.1 — over the scene and sky of a [`session`]: the
+//! sky in the user's files ([`scene_sky`]) or one generated for a date and time, which replaces
+//! every `source` in the files;
 //! [`engine`] keeps tracing in a thread of its own and restarts on any change of view, time
 //! or sky (at reduced resolution while the view moves); [`metrics`] evaluates each frame's
 //! glare through `daylit_glare::rays` and the regions the user drew; [`display`] colours it;
@@ -12,8 +14,10 @@ pub mod assets;
 pub mod config;
 pub mod display;
 pub mod engine;
+pub mod fireflies;
 pub mod metrics;
 pub mod progressive;
+pub mod scene_sky;
 pub mod server;
 pub mod session;
 
@@ -57,17 +61,19 @@ pub fn run(
         ),
         None => None,
     };
-    let kind = config.sky.unwrap_or(if weather.is_some() {
-        session::SkyKind::Perez
-    } else {
-        session::SkyKind::Clear
-    });
+    let scene = session::UserScene::load(&config.scene)?;
+    let (kind, notice) = session::initial_kind(config.sky, weather.is_some(), scene.sky.as_ref())?;
+    if let Some(n) = notice {
+        eprintln!("daylit live: {n}");
+    }
+    // The date and time start at --time, else at the scene sky's `!gensky` line's.
+    let time = config
+        .time
+        .or_else(|| scene.sky.as_ref().and_then(|s| s.time))
+        .unwrap_or(config::DEFAULT_TIME);
     let settings = engine::Settings {
         view: config.view.clone(),
-        sky: session::SkySetting {
-            kind,
-            time: config.time,
-        },
+        sky: session::SkySetting { kind, time },
         display: display::Display::default(),
         regions: metrics::Regions::default(),
     };
@@ -88,7 +94,7 @@ pub fn run(
         .local_addr()
         .map_err(|e| LiveError::Io(e.to_string()))?;
     let (live, _thread) = engine::start(engine::Setup {
-        files: config.scene.clone(),
+        scene,
         options: config.render.clone(),
         weather,
         settings,

@@ -64,6 +64,13 @@ impl PixelGrid {
     }
 }
 
+impl PixelGrid {
+    /// Which pixels lie in the picture (a ray and a solid angle above 0).
+    pub fn inside(&self) -> Vec<bool> {
+        self.omega.iter().map(|&o| o > 0.0).collect()
+    }
+}
+
 /// The options of the two kinds of frame made from the user's options: frame 0 with no
 /// ambient bounce (and no ambient value: later frames bring the indirect light), the others
 /// path traced with one uncached ambient division per bounce and no super-samples.
@@ -184,6 +191,40 @@ impl Accumulator {
     /// Diffuse frames accumulated (`n` of eq. 7.1; 0 while only frame 0 is there).
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// The picture for glare-source detection: as [`Accumulator::picture`], with the
+    /// fireflies of the indirect part suppressed ([`crate::fireflies`]); `valid` says which
+    /// pixels lie in the picture.
+    pub fn glare_picture(&self, valid: &[bool]) -> Vec<[f32; 3]> {
+        let inv = if self.frames > 0 {
+            1.0 / self.frames as f64
+        } else {
+            0.0
+        };
+        let mut indirect: Vec<[f32; 3]> = self
+            .sum
+            .iter()
+            .map(|s| {
+                [
+                    (s[0] * inv) as f32,
+                    (s[1] * inv) as f32,
+                    (s[2] * inv) as f32,
+                ]
+            })
+            .collect();
+        crate::fireflies::suppress(
+            &mut indirect,
+            valid,
+            self.width,
+            self.height,
+            crate::fireflies::FACTOR,
+        );
+        self.direct
+            .iter()
+            .zip(&indirect)
+            .map(|(d, i)| [d[0] + i[0], d[1] + i[1], d[2] + i[2]])
+            .collect()
     }
 
     /// The picture after `n` frames: L(p, 0) + Σ L(p, i) / n.

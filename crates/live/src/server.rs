@@ -8,7 +8,7 @@
 //! | `GET /events` | frames: `frame` events, the state as JSON with an `image` PNG data URL |
 //! | `GET /api/state` | the latest state (`frame`, `elapsed_ms`, `ev`, `dgp`, `ugp`, ...) |
 //! | `POST /api/view` | `{typ, vp, vd, vu, vh, vv, moving}` |
-//! | `POST /api/sky` | `{kind, time: {month, day, hour, minute}}` |
+//! | `POST /api/sky` | `{kind, time: {month, day, hour, minute}}`; `kind` `scene` is the sky in the scene files |
 //! | `POST /api/display` | `{mode, scale, decades, palette, exposure}` |
 //! | `POST /api/regions` | `{task, contrast}` |
 //! | `GET /api/save.hdr`, `/api/save.png` | the accumulated picture, the shown picture |
@@ -147,6 +147,9 @@ async fn set_sky(State(app): State<App>, body: Bytes) -> Response {
     };
     if let Err(e) = s.time.check() {
         return bad(e);
+    }
+    if s.kind == SkyKind::Scene && app.live.scene_sky.is_none() {
+        return bad("the scene files have no sky (no source primitive) to show");
     }
     if s.kind == SkyKind::Perez && !app.live.has_weather {
         return bad("a Perez sky needs a weather file (daylit live --weather FILE)");

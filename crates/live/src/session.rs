@@ -1,19 +1,24 @@
-//! The scene of a live session: the user's files plus a sky for a date and time — Perez from
-//! the weather file (gendaylit), or a CIE clear, intermediate or overcast sky (gensky) — and
-//! the renderer over both, rebuilt when the time or the sky changes.
+//! The scene of a live session: the user's files, read once, with their own sky (their
+//! `source` primitives, see [`crate::scene_sky`]) or a sky for a date and time — Perez from the
+//! weather file (gendaylit), or a CIE clear, intermediate or overcast sky (gensky) — that
+//! replaces every `source` in the files; and the renderer over them, rebuilt when the time or
+//! the sky changes.
 
+use crate::scene_sky::SceneSky;
 use crate::LiveError;
 use daylit_compile::compile;
-use daylit_scene::{load_scene_then_text, LoadOptions};
+use daylit_scene::{load_scene, load_scene_text, LoadOptions, PrimType, Scene, SceneBuilder};
 use daylit_sky::weather::{Quantities, Weather};
 use daylit_transport::{Options, Renderer};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The sky model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SkyKind {
+    /// The sky in the user's scene files (their `source` primitives), as they wrote it.
+    Scene,
     /// Perez all-weather sky from the weather file's irradiances for that hour.
     Perez,
     /// CIE clear sky with sun.
@@ -25,15 +30,27 @@ pub enum SkyKind {
 }
 
 impl SkyKind {
-    /// Parses `perez`, `clear`, `intermediate` or `overcast`.
+    /// The word [`SkyKind::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkyKind::Scene => "scene",
+            SkyKind::Perez => "perez",
+            SkyKind::Clear => "clear",
+            SkyKind::Intermediate => "intermediate",
+            SkyKind::Overcast => "overcast",
+        }
+    }
+
+    /// Parses `scene`, `perez`, `clear`, `intermediate` or `overcast`.
     pub fn parse(s: &str) -> Result<SkyKind, String> {
         match s {
+            "scene" => Ok(SkyKind::Scene),
             "perez" => Ok(SkyKind::Perez),
             "clear" => Ok(SkyKind::Clear),
             "intermediate" => Ok(SkyKind::Intermediate),
             "overcast" => Ok(SkyKind::Overcast),
             _ => Err(format!(
-                "unknown sky \"{s}\" (perez, clear, intermediate or overcast)"
+                "unknown sky \"{s}\" (scene, perez, clear, intermediate or overcast)"
             )),
         }
     }
@@ -70,6 +87,14 @@ impl SkyTime {
         };
         t.check()?;
         Ok(t)
+    }
+
+    /// The time as the page shows it, `MM-DD HH:MM`.
+    pub fn text(&self) -> String {
+        format!(
+            "{:02}-{:02} {:02}:{:02}",
+            self.month, self.day, self.hour, self.minute
+        )
     }
 
     /// Checks the ranges.
@@ -128,7 +153,8 @@ ground_glow source ground
 4 0 0 -1 180
 ";
 
-/// The scene text of a sky, and a line that describes it.
+/// The scene text of a generated sky, and a line that describes it ([`SkyKind::Scene`] has
+/// none: its text is in the user's files).
 pub fn sky_text(s: &SkySetting, weather: Option<&Weather>) -> Result<(String, String), LiveError> {
     s.time.check().map_err(LiveError::Usage)?;
     let t = s.time;
@@ -144,8 +170,9 @@ pub fn sky_text(s: &SkySetting, weather: Option<&Weather>) -> Result<(String, St
             args.push(v.to_string());
         }
     }
-    let when = format!("{:02}-{:02} {:02}:{:02}", t.month, t.day, t.hour, t.minute);
+    let when = t.text();
     let (text, note) = match s.kind {
+        SkyKind::Scene => return Ok((String::new(), "the sky in the scene files".into())),
         SkyKind::Perez => {
             let w = weather.ok_or_else(|| {
                 LiveError::Usage("a Perez sky needs a weather file (--weather)".into())
@@ -206,23 +233,187 @@ fn nearest_record<'a>(w: &'a Weather, t: &SkyTime) -> Option<&'a daylit_sky::wea
         .min_by(|a, b| (a.hour - h).abs().total_cmp(&(b.hour - h).abs()))
 }
 
-/// Loads the scene files with a sky and prepares a renderer with `options`.
-pub fn build_renderer(
-    files: &[PathBuf],
-    sky: &str,
-    options: &Options,
-) -> Result<Renderer, LiveError> {
-    let scene = load_scene_then_text(files, sky, "sky", &LoadOptions::default())
-        .map_err(|e| LiveError::Scene(e.to_string()))?;
-    let compiled = compile(&scene);
-    let raypath = daylit_cal::RayPath::from_env();
-    Renderer::new(scene, compiled, options.clone(), &raypath)
-        .map_err(|e| LiveError::Scene(e.to_string()))
+/// The user's scene files, read once, and the sky they hold.
+#[derive(Clone, Debug)]
+pub struct UserScene {
+    /// The files, in order.
+    pub files: Vec<PathBuf>,
+    /// Everything they hold, their `source` primitives included.
+    pub scene: Scene,
+    /// Their sky, if they have one.
+    pub sky: Option<SceneSky>,
+}
+
+impl UserScene {
+    /// Reads `files` (RADIANCE scene files, `!command` lines, OBJ or binary scenes).
+    pub fn load(files: &[PathBuf]) -> Result<UserScene, LiveError> {
+        let scene = load_scene(files, &LoadOptions::default())
+            .map_err(|e| LiveError::Scene(e.to_string()))?;
+        let sky = SceneSky::of(&scene);
+        Ok(UserScene {
+            files: files.to_vec(),
+            scene,
+            sky,
+        })
+    }
+
+    /// The scene to render under `sky`: the files as they are for [`SkyKind::Scene`] (an
+    /// error when they have no sky), else the files without their `source` primitives plus
+    /// the generated sky. Returns the scene and the line that describes its sky.
+    pub fn with_sky(
+        &self,
+        sky: &SkySetting,
+        weather: Option<&Weather>,
+    ) -> Result<(Scene, String), LiveError> {
+        if sky.kind == SkyKind::Scene {
+            let s = self.sky.as_ref().ok_or_else(|| {
+                LiveError::Usage("the scene files have no sky (no source primitive)".into())
+            })?;
+            return Ok((self.scene.clone(), s.note.clone()));
+        }
+        let (text, mut note) = sky_text(sky, weather)?;
+        let mut b = SceneBuilder::new();
+        match &self.sky {
+            Some(s) => {
+                b.merge(self.scene.without_surfaces(|p| p.ptype == PrimType::Source));
+                note.push_str(&format!(
+                    " (replaces the {} source primitive{} of {})",
+                    s.sources.len(),
+                    if s.sources.len() == 1 { "" } else { "s" },
+                    s.label
+                ));
+            }
+            None => b.merge(self.scene.clone()),
+        }
+        if !text.is_empty() {
+            let generated = load_scene_text(&text, "sky", Path::new("."), &LoadOptions::default())
+                .map_err(|e| LiveError::Sky(e.to_string()))?;
+            b.merge(generated);
+        }
+        Ok((b.finish(), note))
+    }
+
+    /// A renderer with `options` over the scene under `sky`, and the line that describes
+    /// the sky.
+    pub fn renderer(
+        &self,
+        sky: &SkySetting,
+        weather: Option<&Weather>,
+        options: &Options,
+    ) -> Result<(Renderer, String), LiveError> {
+        let (scene, note) = self.with_sky(sky, weather)?;
+        let compiled = compile(&scene);
+        let raypath = daylit_cal::RayPath::from_env();
+        let r = Renderer::new(scene, compiled, options.clone(), &raypath)
+            .map_err(|e| LiveError::Scene(e.to_string()))?;
+        Ok((r, note))
+    }
+}
+
+/// The sky a session starts with: the one asked for on the command line (`--sky`), else the
+/// scene files' own, else Perez with a weather file and CIE clear without. Also returns the
+/// notice to print when `--sky` replaces the files' sky.
+pub fn initial_kind(
+    asked: Option<SkyKind>,
+    has_weather: bool,
+    scene_sky: Option<&SceneSky>,
+) -> Result<(SkyKind, Option<String>), LiveError> {
+    match (asked, scene_sky) {
+        (Some(SkyKind::Scene), None) => Err(LiveError::Usage(
+            "--sky scene: the scene files have no sky (no source primitive)".into(),
+        )),
+        (Some(SkyKind::Perez), _) if !has_weather => {
+            Err(LiveError::Usage("--sky perez needs --weather FILE".into()))
+        }
+        (Some(k), Some(s)) if k != SkyKind::Scene => Ok((
+            k,
+            Some(format!(
+                "--sky {} replaces the sky of the scene files ({}: {} source primitive{} left out; \
+                 choose \"from scene files\" on the page to see it)",
+                k.name(),
+                s.label,
+                s.sources.len(),
+                if s.sources.len() == 1 { "" } else { "s" }
+            )),
+        )),
+        (Some(k), _) => Ok((k, None)),
+        (None, Some(_)) => Ok((SkyKind::Scene, None)),
+        (None, None) if has_weather => Ok((SkyKind::Perez, None)),
+        (None, None) => Ok((SkyKind::Clear, None)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn office_with(sky: &str) -> UserScene {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        UserScene::load(&[
+            dir.join("../../examples/reference_office/office.rad"),
+            dir.join("tests/golden").join(sky),
+        ])
+        .unwrap()
+    }
+
+    fn sources(s: &Scene) -> Vec<String> {
+        let mut v: Vec<String> = s.distant_sources().into_iter().map(|d| d.name).collect();
+        v.sort();
+        v
+    }
+
+    /// The files' sky as it is, or a generated one in its place: never both.
+    #[test]
+    fn a_page_sky_replaces_every_source_in_the_files() {
+        let user = office_with("overcast.rad");
+        let at = |kind| SkySetting {
+            kind,
+            time: SkyTime::parse("06-21 12:00").unwrap(),
+        };
+        let (own, note) = user.with_sky(&at(SkyKind::Scene), None).unwrap();
+        assert_eq!(sources(&own), ["ground", "sky"]);
+        assert!(
+            note.contains("overcast.rad") && note.contains("!gensky 12 21 14"),
+            "{note}"
+        );
+        let (clear, note) = user.with_sky(&at(SkyKind::Clear), None).unwrap();
+        assert_eq!(sources(&clear), ["ground", "sky", "sun"]);
+        assert!(
+            note.contains("replaces the 2 source primitives of overcast.rad"),
+            "{note}"
+        );
+        // The generated sun is the only sun, at 06-21 noon (high in the south).
+        let sun = clear.prims.iter().find(|p| p.name == "sun").unwrap();
+        assert!(sun.fargs[2] > 0.9, "{:?}", sun.fargs);
+        // Without a sky in the files, the scene sky is refused and the generated one added.
+        let bare = UserScene::load(&[std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/reference_office/office.rad")])
+        .unwrap();
+        assert!(bare.sky.is_none());
+        assert!(bare.with_sky(&at(SkyKind::Scene), None).is_err());
+        let (s, _) = bare.with_sky(&at(SkyKind::Overcast), None).unwrap();
+        assert_eq!(sources(&s), ["ground", "sky"]);
+    }
+
+    #[test]
+    fn the_first_sky() {
+        let user = office_with("clear.rad");
+        let own = user.sky.as_ref();
+        assert_eq!(own.unwrap().time.unwrap().hour, 14);
+        assert_eq!(
+            initial_kind(None, false, own).unwrap(),
+            (SkyKind::Scene, None)
+        );
+        assert_eq!(initial_kind(None, true, None).unwrap().0, SkyKind::Perez);
+        assert_eq!(initial_kind(None, false, None).unwrap().0, SkyKind::Clear);
+        let (k, notice) = initial_kind(Some(SkyKind::Overcast), false, own).unwrap();
+        assert_eq!(k, SkyKind::Overcast);
+        assert!(notice
+            .unwrap()
+            .contains("replaces the sky of the scene files (clear.rad"));
+        assert!(initial_kind(Some(SkyKind::Scene), false, None).is_err());
+        assert!(initial_kind(Some(SkyKind::Perez), false, own).is_err());
+    }
 
     #[test]
     fn times_parse_and_check() {

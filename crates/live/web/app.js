@@ -78,6 +78,16 @@ function sendView(moving) {
   });
 }
 
+// The sky in the scene files has no date or time of its own to change: moving the date or the
+// time while it is shown switches to the generated sky most like it.
+function timeChanged() {
+  if ($('sky').value === 'scene' && state) {
+    const like = (state.scene_sky && state.scene_sky.like) || (state.has_weather ? 'perez' : 'clear');
+    $('sky').value = like;
+  }
+  sendSky();
+}
+
 function sendSky() {
   const h = parseFloat($('hour').value);
   post('/api/sky', {
@@ -115,11 +125,15 @@ function onFrame(s) {
   $('tal-value').textContent = fmt(s.metrics.task_luminance, 1);
   $('cr-value').textContent = s.metrics.contrast_ratio ? `${fmt(s.metrics.contrast_ratio, 2)} : 1` : '–';
   $('frame-no').textContent = s.frame;
+  $('convergence').textContent = convergenceText(s);
   $('elapsed').textContent = fmt(s.elapsed_ms / 1000, 1);
   const v3 = (a) => a.map((x) => +x.toFixed(3)).join(' ');
   const vp = s.view_parts;
   $('view-text').textContent = `-vt${vp.typ} -vp ${v3(vp.vp)} -vd ${v3(vp.vd)} -vu ${v3(vp.vu)} -vh ${vp.vh} -vv ${vp.vv}`;
   $('sky-note').textContent = s.sky_note;
+  const sceneOption = $('sky').querySelector('option[value=scene]');
+  sceneOption.disabled = !s.scene_sky;
+  sceneOption.textContent = s.scene_sky ? `from scene files: ${s.scene_sky.label}` : 'from scene files (they have no sky)';
   showError('');
   if (firstFrame) {
     view = { ...s.view_parts };
@@ -136,7 +150,7 @@ function onFrame(s) {
     $('decades').value = s.display.decades;
     $('exposure').value = s.display.exposure;
   }
-  drawDial(s.dgp);
+  drawDial(s);
   drawLegend(s.legend);
   drawHistory(s.history);
   drawRegions();
@@ -147,17 +161,33 @@ function arc(v0, v1) {
   return `M ${p(v0)} A 80 80 0 0 1 ${p(v1)}`;
 }
 
-function drawDial(dgp) {
+// How far the glare values may still move, and the frames they rest on.
+function convergenceText(s) {
+  const u = s.uncertainty;
+  if (s.frame === 0) return 'frame 0: direct light only, converging…';
+  if (u.dgp === null || u.dgp === undefined) return `converging: ${u.frames} frame${u.frames === 1 ? '' : 's'}`;
+  return `± DGP ${fmt(u.dgp, 3)}, UGP ${fmt(u.ugp, 3)}, Ev ${fmt(u.ev, 0)} lx (standard errors, ${u.frames} frames)`;
+}
+
+// The dial: the DGP classes, the needle, and a grey band of two standard errors either side
+// while the value still moves (the whole scale until there is an estimate).
+function drawDial(s) {
+  const dgp = s.dgp;
   $('dial-green').setAttribute('d', arc(0, 0.35));
   $('dial-yellow').setAttribute('d', arc(0.35, 0.45));
   $('dial-red').setAttribute('d', arc(0.45, 1));
-  const v = Math.max(0, Math.min(1, dgp || 0));
+  const clamp = (x) => Math.max(0, Math.min(1, x));
+  const v = clamp(dgp || 0);
   const a = Math.PI * (1 - v);
   $('needle').setAttribute('x2', 100 + 70 * Math.cos(a));
   $('needle').setAttribute('y2', 100 - 70 * Math.sin(a));
+  const se = s.uncertainty.dgp;
+  const known = s.frame > 0 && se !== null && se !== undefined;
+  const band = known ? [clamp(v - 2 * se), clamp(v + 2 * se)] : [0, 1];
+  $('dial-band').setAttribute('d', band[1] - band[0] > 0.002 ? arc(band[0], band[1]) : '');
   const label = dgp < 0.35 ? 'imperceptible' : dgp < 0.4 ? 'perceptible' : dgp < 0.45 ? 'disturbing' : 'intolerable';
-  $('dial-text').textContent = `DGP ${fmt(dgp, 2)}`;
-  $('dial-class').textContent = label;
+  $('dial-text').textContent = known ? `DGP ${fmt(dgp, 2)} ± ${fmt(2 * se, 2)}` : `DGP ${fmt(dgp, 2)}`;
+  $('dial-class').textContent = known ? `${label} · ${s.uncertainty.frames} frames` : `converging (frame ${s.frame})`;
 }
 
 function drawLegend(l) {
@@ -327,7 +357,8 @@ $('view-type').addEventListener('change', () => {
   sendView(false);
 });
 $('hour').addEventListener('input', () => { $('hour-text').textContent = hourText(parseFloat($('hour').value)); });
-for (const id of ['month', 'day', 'hour', 'sky']) $(id).addEventListener('change', sendSky);
+for (const id of ['month', 'day', 'hour']) $(id).addEventListener('change', timeChanged);
+$('sky').addEventListener('change', sendSky);
 for (const id of ['mode', 'scale', 'decades', 'exposure']) $(id).addEventListener('change', sendDisplay);
 $('clear-regions').addEventListener('click', () => {
   regions = { task: null, contrast: null };

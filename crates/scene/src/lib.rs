@@ -7,7 +7,9 @@
 //! [`scene::SceneBuilder`] (modifier names resolved) → [`Scene`]. [`archive`] stores a
 //! resolved scene in the binary file that `daylit oconv` writes. RADIANCE's own binary files,
 //! [`octree`]s and compiled meshes ([`rtm`]), are read through [`portable`], and
-//! [`compound`] places what `instance` and `mesh` primitives name.
+//! [`compound`] places what `instance` and `mesh` primitives name. [`sources`] lists a scene's
+//! distant sources (suns, sky domes) with the files and commands they came from, and leaves
+//! surfaces out of a scene.
 
 pub mod archive;
 pub mod compound;
@@ -28,6 +30,7 @@ pub mod parse;
 pub mod portable;
 pub mod rtm;
 pub mod scene;
+pub mod sources;
 pub mod types;
 pub mod xform;
 
@@ -36,4 +39,5 @@ pub use load::{
     generated_text, load_scene, load_scene_text, load_scene_then_text, LoadOptions, TEXT_GENERATORS,
 };
 pub use scene::{LocalMesh, Mesh, Placement, PrimId, Primitive, Scene, SceneBuilder};
+pub use sources::DistantSource;
 pub use types::{Class, PrimType};
