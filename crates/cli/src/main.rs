@@ -27,6 +27,7 @@ mod pcompos;
 mod pextrem;
 mod pfilt;
 mod pvalue;
+mod ra_ppm;
 mod ra_rgbe;
 mod ra_tiff;
 mod rcalc;
@@ -87,6 +88,7 @@ const MULTICALL: &[&str] = &[
     "rcollate",
     "ies2rad",
     "ra_tiff",
+    "ra_ppm",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -274,6 +276,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rcollate" => rcollate::run_radiance(args),
         "ies2rad" => ies2rad::run_radiance(args),
         "ra_tiff" => ra_tiff::run_radiance(args),
+        "ra_ppm" => ra_ppm::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -463,3 +463,123 @@ fn ra_tiff_refuses_logluv_and_xyze() {
         assert!(!work.path().join("out.tif").exists() && !work.path().join("out.hdr").exists());
     }
 }
+
+/// A pixmap's type, width, height, maximum and samples.
+fn pixmap(b: &[u8]) -> (u8, Vec<u32>, Vec<u32>) {
+    let kind = b[1];
+    let mut pos = 2;
+    let mut ints = Vec::new();
+    let int = |pos: &mut usize| {
+        while b[*pos].is_ascii_whitespace() {
+            *pos += 1;
+        }
+        let start = *pos;
+        while *pos < b.len() && b[*pos].is_ascii_digit() {
+            *pos += 1;
+        }
+        std::str::from_utf8(&b[start..*pos])
+            .unwrap()
+            .parse::<u32>()
+            .unwrap()
+    };
+    for _ in 0..3 {
+        ints.push(int(&mut pos));
+    }
+    let n = (ints[0] * ints[1]) as usize * if matches!(kind, b'2' | b'5') { 1 } else { 3 };
+    let samples = match kind {
+        b'2' | b'3' => (0..n).map(|_| int(&mut pos)).collect(),
+        _ if ints[2] >= 256 => b[pos + 1..]
+            .chunks(2)
+            .take(n)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]) as u32)
+            .collect(),
+        _ => b[pos + 1..pos + 1 + n].iter().map(|&v| v as u32).collect(),
+    };
+    (kind, ints, samples)
+}
+
+/// Two pixmaps agree: type, size and maximum exactly, samples within one level (RADIANCE
+/// quantises 8-bit samples through lookup tables).
+fn same_pixmap(got: &[u8], want: &[u8], what: &str) {
+    let (gk, gi, gs) = pixmap(got);
+    let (wk, wi, ws) = pixmap(want);
+    assert_eq!((gk, &gi), (wk, &wi), "{what}: type, size, maximum");
+    assert_eq!(gs.len(), ws.len(), "{what}: samples");
+    for (i, (g, w)) in gs.iter().zip(&ws).enumerate() {
+        assert!(
+            g.abs_diff(*w) <= 1,
+            "{what}: sample {i}: {g} vs RADIANCE {w}"
+        );
+    }
+}
+
+/// ra_ppm both ways against RADIANCE's (tests/golden/ra_ppm, made by its make_cases.sh):
+/// binary and ASCII, colour and grey, one and two bytes per sample, exposure and gamma,
+/// standard input and output files, a hand-written pixmap with a comment.
+#[test]
+fn ra_ppm_matches_radiance() {
+    let here = golden("ra_ppm");
+    let inputs = files_under(&here.join("inputs"));
+    let cases = std::fs::read_to_string(here.join("cases.txt")).unwrap();
+    for (k, line) in cases.lines().enumerate() {
+        let out = here.join("out").join((k + 1).to_string());
+        let want_rc: i32 = std::fs::read_to_string(out.with_extension("rc"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let work = tempfile::tempdir().unwrap();
+        for (rel, bytes) in &inputs {
+            std::fs::write(work.path().join(rel), bytes).unwrap();
+        }
+        let link = work.path().join("ra_ppm");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let stdin = if words.first() == Some(&"<") {
+            let f = work.path().join(words[1]);
+            words.drain(..2);
+            Stdio::from(std::fs::File::open(f).unwrap())
+        } else {
+            Stdio::null()
+        };
+        let got = Command::new(&link)
+            .args(&words)
+            .current_dir(work.path())
+            .stdin(stdin)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&got.stderr);
+        assert_eq!(
+            got.status.code(),
+            Some(want_rc),
+            "ra_ppm {line}: exit code ({err})"
+        );
+        if want_rc != 0 {
+            continue;
+        }
+        let mut outputs = vec![(
+            got.stdout.clone(),
+            std::fs::read(&out).unwrap(),
+            "output".to_string(),
+        )];
+        if out.with_extension("d").exists() {
+            for (rel, want) in files_under(&out.with_extension("d")) {
+                let got = std::fs::read(work.path().join(&rel)).unwrap();
+                outputs.push((got, want, rel.display().to_string()));
+            }
+        }
+        for (got, want, name) in outputs {
+            let what = format!("ra_ppm {line}: {name}");
+            if want.is_empty() {
+                assert!(
+                    got.is_empty(),
+                    "{what}: written where RADIANCE wrote nothing"
+                );
+            } else if want.starts_with(b"#?") {
+                same_picture(&got, &want, 0.01, &what);
+            } else {
+                same_pixmap(&got, &want, &what);
+            }
+        }
+    }
+}

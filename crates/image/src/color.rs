@@ -52,3 +52,18 @@ pub fn clip_to_gamut(rgb: DVec3, y: f64) -> DVec3 {
         rgb
     }
 }
+
+/// A linear value as an 8-bit gamma-corrected sample, `256 v^(1/gamma)` cut to 0..255
+/// (RADIANCE's lookup tables give the same byte, or at most one level apart where a value's
+/// exponent is far from 1).
+pub fn gamma_byte(v: f32, inv_gamma: f64) -> u8 {
+    if v <= 0.0 {
+        return 0;
+    }
+    (256.0 * (v as f64).powf(inv_gamma)).min(255.0) as u8
+}
+
+/// An 8-bit gamma-corrected sample as the linear value at the middle of its level.
+pub fn byte_linear(b: u8, gamma: f64) -> f32 {
+    ((b as f64 + 0.5) / 256.0).powf(gamma) as f32
+}

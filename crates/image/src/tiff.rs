@@ -65,15 +65,6 @@ fn bright(c: [f32; 3]) -> f32 {
     crate::color::brightness(c) as f32
 }
 
-/// A linear value as an 8-bit gamma-corrected sample (RADIANCE's tables give the same byte,
-/// or at most one level apart where a value's exponent is far from 1).
-fn gamma8(v: f32, inv_gamma: f64) -> u8 {
-    if v <= 0.0 {
-        return 0;
-    }
-    (256.0 * (v as f64).powf(inv_gamma)).min(255.0) as u8
-}
-
 /// A linear value as a 16-bit gamma-corrected sample, in RADIANCE's arithmetic.
 fn gamma16(f: f32, inv_gamma: Option<f64>) -> u16 {
     if f <= 0.0 {
@@ -133,12 +124,12 @@ pub fn encode_tiff(img: &HdrImage, o: &ToTiff, file: &str) -> Result<Vec<u8>, Im
     match (o.sample, o.grey) {
         (Sample::U8, false) => {
             let mut d = Vec::with_capacity(img.pixels.len() * 3);
-            channels(&mut |c| d.extend(c.map(|v| gamma8(v, inv))));
+            channels(&mut |c| d.extend(c.map(|v| crate::color::gamma_byte(v, inv))));
             write!(colortype::RGB8, d, 3)
         }
         (Sample::U8, true) => {
             let mut d = Vec::with_capacity(img.pixels.len());
-            channels(&mut |c| d.push(gamma8(bright(c), inv)));
+            channels(&mut |c| d.push(crate::color::gamma_byte(bright(c), inv)));
             write!(colortype::Gray8, d, 1)
         }
         (Sample::U16, false) => {
@@ -223,7 +214,7 @@ pub fn decode_tiff(
     let samples: Vec<f32> = match (&data, ct) {
         (DecodingResult::U8(d), ColorType::RGB(8) | ColorType::Gray(8)) => d
             .iter()
-            .map(|&b| (((b as f64 + 0.5) / 256.0).powf(gamma) * m) as f32)
+            .map(|&b| (crate::color::byte_linear(b, gamma) as f64 * m) as f32)
             .collect(),
         (DecodingResult::U16(d), ColorType::RGB(16) | ColorType::Gray(16)) => d
             .iter()
