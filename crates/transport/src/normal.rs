@@ -338,6 +338,45 @@ impl Renderer {
         }
     }
 
+    /// How many samples a rough lobe gets (`-ss`), and the spawned ray's share.
+    pub(crate) fn lobe_samples(&self, r: &RayState, sr: &mut RayState, c: &mut DVec3) -> u32 {
+        let ss = self.opts.ss;
+        if ss <= 1.5 {
+            return 1;
+        }
+        let mut n = (ss * r.weight + 0.5) as u32;
+        if sr.weight <= self.opts.lw * n as f64 {
+            n = (sr.weight / self.opts.lw) as u32;
+        }
+        if n > 1 {
+            *c /= n as f64;
+            sr.weight /= n as f64;
+            n
+        } else {
+            1
+        }
+    }
+
+    /// An offset in an elliptical Gaussian lobe of roughnesses `au` and `av`: its length and
+    /// unit direction (u, v).
+    pub(crate) fn lobe_offset(&self, au: f64, av: f64, ctx: &mut Ctx) -> (f64, f64, f64) {
+        let phi = 2.0 * PI * ctx.rng.random::<f64>();
+        let (cp, sp) = (phi.cos() * au, phi.sin() * av);
+        let norm = 1.0 / cp.hypot(sp);
+        let (cp, sp) = (cp * norm, sp * norm);
+        let mut r1 = ctx.rng.random::<f64>();
+        let ss = self.opts.ss;
+        if (0.0..1.0).contains(&ss) {
+            r1 = 1.0 - ss * r1;
+        }
+        let d = if r1 <= FTINY {
+            1.0
+        } else {
+            (-r1.ln() / ((cp / au).powi(2) + (sp / av).powi(2))).sqrt()
+        };
+        (d, cp, sp)
+    }
+
     /// Samples the rough specular lobes (RADIANCE's `gaussamp` and `agaussamp`).
     fn gaussamp(&self, r: &RayState, s: &Surf, nd: &NormData, ctx: &mut Ctx) -> DVec3 {
         let do_refl = nd.refl && !nd.rblt;
@@ -354,47 +393,14 @@ impl Renderer {
                 (u, nd.pnorm.cross(u), a, a)
             }
         };
-        let ss = self.opts.ss;
-        let lw = self.opts.lw;
-        let targets = |rweight: f64, srweight: f64| -> u32 {
-            if ss <= 1.5 {
-                return 1;
-            }
-            let mut n = (ss * rweight + 0.5) as u32;
-            if srweight <= lw * n as f64 {
-                n = (srweight / lw) as u32;
-            }
-            n.max(1)
-        };
-        // A direction in the (possibly elliptical) Gaussian lobe: offset d along (cp, sp).
-        let lobe = |rng: &mut rand_pcg::Pcg64Mcg| -> (f64, f64, f64) {
-            let phi = 2.0 * PI * rng.random::<f64>();
-            let (cp, sp) = (phi.cos() * au, phi.sin() * av);
-            let norm = 1.0 / cp.hypot(sp);
-            let (cp, sp) = (cp * norm, sp * norm);
-            let mut r1 = rng.random::<f64>();
-            if (0.0..1.0).contains(&ss) {
-                r1 = 1.0 - ss * r1;
-            }
-            let d = if r1 <= FTINY {
-                1.0
-            } else {
-                (-r1.ln() / ((cp / au).powi(2) + (sp / av).powi(2))).sqrt()
-            };
-            (d, cp, sp)
-        };
         if do_refl {
             if let Some((mut sr, mut c)) = self.spawn(r, s, RSPECULAR, Some(nd.scolor), ctx) {
-                let n = targets(r.weight, sr.weight);
-                if n > 1 {
-                    c /= n as f64;
-                    sr.weight /= n as f64;
-                }
+                let n = self.lobe_samples(r, &mut sr, &mut c);
                 let mut acc = DVec3::ZERO;
                 let (mut taken, mut trials) = (0, 0);
                 while taken < n && trials < MAXITER * n {
                     trials += 1;
-                    let (d, cp, sp) = lobe(&mut ctx.rng);
+                    let (d, cp, sp) = self.lobe_offset(au, av, ctx);
                     let h = nd.pnorm + (u * cp + v * sp) * d;
                     let k = -2.0 * h.dot(r.dir) / (1.0 + d * d);
                     let dir = r.dir + h * k;
@@ -419,15 +425,11 @@ impl Renderer {
         if do_tran {
             let coef = nd.mcolor * nd.tspec;
             if let Some((mut sr, mut c)) = self.spawn(r, s, TSPECULAR, Some(coef), ctx) {
-                let n = targets(r.weight, sr.weight);
-                if n > 1 {
-                    c /= n as f64;
-                    sr.weight /= n as f64;
-                }
+                let n = self.lobe_samples(r, &mut sr, &mut c);
                 let (mut taken, mut trials) = (0, 0);
                 while taken < n && trials < MAXITER * n {
                     trials += 1;
-                    let (d, cp, sp) = lobe(&mut ctx.rng);
+                    let (d, cp, sp) = self.lobe_offset(au, av, ctx);
                     let dir = nd.prdir + (u * cp + v * sp) * d;
                     if dir.dot(s.normal) >= -FTINY {
                         continue;

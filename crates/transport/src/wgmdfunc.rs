@@ -19,7 +19,6 @@ use daylit_cal::{ExprId, RayVar};
 use daylit_geometry::FTINY;
 use daylit_scene::{PrimId, Primitive, Scene};
 use glam::DVec3;
-use rand::Rng;
 use std::f64::consts::PI;
 
 /// Smallest specular reflectance for which a mirror part gets the Fresnel estimate.
@@ -521,44 +520,6 @@ impl Renderer {
         col
     }
 
-    /// How many samples a rough lobe gets (`-ss`), and the spawned ray's share.
-    fn lobe_samples(&self, r: &RayState, sr: &mut RayState, c: &mut DVec3) -> u32 {
-        let ss = self.opts.ss;
-        if ss <= 1.5 {
-            return 1;
-        }
-        let mut n = (ss * r.weight + 0.5) as u32;
-        if sr.weight <= self.opts.lw * n as f64 {
-            n = (sr.weight / self.opts.lw) as u32;
-        }
-        if n > 1 {
-            *c /= n as f64;
-            sr.weight /= n as f64;
-            n
-        } else {
-            1
-        }
-    }
-
-    /// An offset in a lobe's elliptical Gaussian: its length and unit direction (u, v).
-    fn lobe_offset(&self, l: &Lobe, ctx: &mut Ctx) -> (f64, f64, f64) {
-        let phi = 2.0 * PI * ctx.rng.random::<f64>();
-        let (cp, sp) = (phi.cos() * l.au, phi.sin() * l.av);
-        let norm = 1.0 / cp.hypot(sp);
-        let (cp, sp) = (cp * norm, sp * norm);
-        let mut r1 = ctx.rng.random::<f64>();
-        let ss = self.opts.ss;
-        if (0.0..1.0).contains(&ss) {
-            r1 = 1.0 - ss * r1;
-        }
-        let d = if r1 <= FTINY {
-            1.0
-        } else {
-            (-r1.ln() / ((cp / l.au).powi(2) + (sp / l.av).powi(2))).sqrt()
-        };
-        (d, cp, sp)
-    }
-
     /// Samples rough specular reflection on the side hit.
     fn wgmd_reflect(&self, r: &RayState, s: &Surf, l: &Lobe, ctx: &mut Ctx) -> DVec3 {
         let Some((mut sr, mut c)) = self.spawn(r, s, RSPECULAR, Some(l.color), ctx) else {
@@ -570,7 +531,7 @@ impl Renderer {
         let (mut taken, mut trials) = (0, 0);
         while taken < n && trials < MAXITER * n {
             trials += 1;
-            let (d, cp, sp) = self.lobe_offset(l, ctx);
+            let (d, cp, sp) = self.lobe_offset(l.au, l.av, ctx);
             let h = l.side.pnorm + (l.u * cp + l.v * sp) * d;
             let dir = r.dir + h * (-2.0 * h.dot(r.dir) / (1.0 + d * d));
             let dn = dir.dot(s.normal);
@@ -611,7 +572,7 @@ impl Renderer {
         let (mut taken, mut trials) = (0, 0);
         while taken < n && trials < MAXITER * n {
             trials += 1;
-            let (d, cp, sp) = self.lobe_offset(l, ctx);
+            let (d, cp, sp) = self.lobe_offset(l.au, l.av, ctx);
             let dir = prdir + (l.u * cp + l.v * sp) * d;
             if (dir.dot(s.normal) > 0.0) == front {
                 continue;
