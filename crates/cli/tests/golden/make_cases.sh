@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates PROGRAM/out/ for tests/radiance_utilities.rs and tests/file_converters.rs:
 # RADIANCE's PROGRAM on every line of PROGRAM/cases.txt (its arguments; a line starting with
-# `< FILE` reads FILE on standard input), run by its name. Case N's standard output goes to out/N, its exit code to out/N.rc.
+# `< FILE` reads FILE on standard input), run by its name. Case N's standard output goes to
+# out/N, its exit code to out/N.rc.
 # Where PROGRAM/inputs/ exists, each case runs in a fresh copy of it (with the folders named in
 # PROGRAM/dirs.txt made), and every file it writes goes to out/N.d/; else it runs in PROGRAM/.
 # RADIANCE is pyradiance's 6.0a (scripts/setup-reference.sh); programs its bin lacks (vwright,
