@@ -44,6 +44,7 @@ mod sky;
 mod total;
 mod vwrays;
 mod vwright;
+mod xform;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -89,6 +90,7 @@ const MULTICALL: &[&str] = &[
     "ies2rad",
     "ra_tiff",
     "ra_ppm",
+    "xform",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -277,6 +279,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ies2rad" => ies2rad::run_radiance(args),
         "ra_tiff" => ra_tiff::run_radiance(args),
         "ra_ppm" => ra_ppm::run_radiance(args),
+        "xform" => xform::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -469,3 +469,39 @@ fn ra_ppm_matches_radiance() {
         }
     }
 }
+
+/// xform by name against RADIANCE's (tests/golden/xform): every primitive type it transforms its
+/// own way (and the rest passed on), translation, rotation, scaling, mirrors, inversion, name
+/// prefixes, a new modifier, iteration, one- and two-dimensional arrays, argument files,
+/// standard input, inline commands expanded (genbox, genprism, gensky piped into xform, xform
+/// itself) or passed on with `-c`: the text byte for byte and the exit code.
+#[test]
+fn xform_matches_radiance() {
+    let (cases, _) = run_cases("xform", "xform");
+    for c in cases.iter().filter(|c| exit_code_agrees("xform", c)) {
+        assert!(
+            c.got.stdout == c.want_stdout,
+            "xform {}: output differs\n got: {}\nwant: {}",
+            c.line,
+            String::from_utf8_lossy(&c.got.stdout),
+            String::from_utf8_lossy(&c.want_stdout)
+        );
+    }
+}
+
+/// A command daylit does not run natively is an error naming `-c`, never dropped.
+#[test]
+fn xform_refuses_commands_it_cannot_run() {
+    let here = golden("xform").join("inputs");
+    let bin = tempfile::tempdir().unwrap();
+    let link = bin.path().join("xform");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let out = Command::new(&link)
+        .arg("unknown.rad")
+        .current_dir(&here)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("!cat all.rad") && err.contains("-c"), "{err}");
+}

@@ -33,6 +33,7 @@ pub mod scene;
 pub mod sources;
 pub mod types;
 pub mod xform;
+pub mod xform_text;
 
 pub use error::{Loc, SceneError};
 pub use load::{

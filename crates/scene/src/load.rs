@@ -494,7 +494,7 @@ fn check_files(opts: &LoadOptions, p: &RawPrim) -> Result<()> {
 
 /// Splits a command line into pipeline stages; `None` if it uses shell features daylit does not
 /// interpret (redirection, substitution, sequencing).
-fn split_pipeline(cmd: &str) -> Option<Vec<Vec<String>>> {
+pub(crate) fn split_pipeline(cmd: &str) -> Option<Vec<Vec<String>>> {
     let mut stages = Vec::new();
     let mut cur = String::new();
     let mut quote: Option<char> = None;
