@@ -136,6 +136,15 @@ def _():
                                      lvect=[0, 0, 0.02])).sum()
 
 
+@step('Xform -n -rz -t -a: sum of the coordinates')
+def _():
+    box = pr.genbox('m', 'crate', 0.6, 0.4, 0.3)
+    text = pr.Xform(box, iprefix='stack').rotatez(30).translate(1, 2, 0).array(3).translate(0, 0, 0.3)()
+    vals = [float(w) for line in text.decode().splitlines() if line.startswith(' ')
+            for w in line.split()]
+    return np.array(vals).sum()
+
+
 @step('ies2rad -s | rtrace -I: mean illuminance under an LED luminaire (lx)')
 def _():
     ies = os.path.join(root, 'crates/cli/tests/golden/ies2rad/inputs/philips_led.ies')
