@@ -50,27 +50,32 @@ pub fn command_line(program: &str, args: &[String]) -> String {
     let mut line = program.to_string();
     for a in args {
         line.push(' ');
-        let b = a.as_bytes();
-        let mut quote = None;
-        let mut space = false;
-        for (i, &c) in b.iter().enumerate() {
-            let inner = i > 0 && i + 1 < b.len();
-            if c.is_ascii_whitespace() {
-                space = true;
-            } else if inner && c == b'"' {
-                quote = Some('\'');
-            } else if inner && c == b'\'' {
-                quote = Some('"');
-            }
-        }
-        if a.is_empty() || space || quote.is_some() {
-            let q = quote.unwrap_or('"');
-            line.push(q);
-            line.push_str(a);
-            line.push(q);
-        } else {
-            line.push_str(a);
-        }
+        line.push_str(&word(a));
     }
     line
+}
+
+/// One word as RADIANCE's `fputword` writes it: quoted when it is empty, holds white space, or
+/// holds a quote after its first character and before its last (then in the other kind of
+/// quote).
+pub fn word(a: &str) -> String {
+    let b = a.as_bytes();
+    let mut quote = None;
+    let mut space = false;
+    for (i, &c) in b.iter().enumerate() {
+        let inner = i > 0 && i + 1 < b.len();
+        if c.is_ascii_whitespace() {
+            space = true;
+        } else if inner && c == b'"' {
+            quote = Some('\'');
+        } else if inner && c == b'\'' {
+            quote = Some('"');
+        }
+    }
+    if a.is_empty() || space || quote.is_some() {
+        let q = quote.unwrap_or('"');
+        format!("{q}{a}{q}")
+    } else {
+        a.to_string()
+    }
 }

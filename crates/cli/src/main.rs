@@ -20,6 +20,7 @@ mod ies2rad;
 mod input;
 mod install_links;
 mod live;
+mod obj2rad;
 mod oconv;
 mod output;
 mod pcomb;
@@ -91,6 +92,7 @@ const MULTICALL: &[&str] = &[
     "ra_tiff",
     "ra_ppm",
     "xform",
+    "obj2rad",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -280,6 +282,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_tiff" => ra_tiff::run_radiance(args),
         "ra_ppm" => ra_ppm::run_radiance(args),
         "xform" => xform::run_radiance(args),
+        "obj2rad" => obj2rad::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -25,6 +25,7 @@ pub mod ies2rad;
 pub mod lexer;
 pub mod load;
 pub mod obj;
+pub mod obj2rad;
 pub mod octree;
 pub mod parse;
 pub mod portable;

@@ -8,7 +8,7 @@ use crate::load::{generated_text, LoadOptions, TEXT_GENERATORS};
 use crate::types::PrimType;
 use crate::xform::{parse_transform, Transform};
 use crate::Loc;
-use daylit_cal::printf::{format_g, format_g18};
+use daylit_cal::printf::{format_g, format_g18, word};
 use daylit_cal::scan::{atof, atoi, is_float};
 use glam::DVec3;
 use std::path::{Path, PathBuf};
@@ -46,25 +46,6 @@ fn loc() -> Loc {
         source: "xform".into(),
         line: 0,
         col: 0,
-    }
-}
-
-/// RADIANCE's `fputword`: a word quoted when it holds white space or a quote.
-fn word(w: &str) -> String {
-    let space = w.chars().any(char::is_whitespace);
-    let quote = if w.contains('"') {
-        Some('\'')
-    } else if w.contains('\'') {
-        Some('"')
-    } else {
-        None
-    };
-    match (space, quote) {
-        (false, None) => w.to_string(),
-        (_, q) => {
-            let q = q.unwrap_or('"');
-            format!("{q}{w}{q}")
-        }
     }
 }
 
