@@ -24,10 +24,13 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     for w in &x.warnings {
         eprintln!("{w}");
     }
-    // What was transformed before an error is written, as RADIANCE's xform streams it.
-    crate::output::print(&x.out)?;
+    // Nothing is written when something cannot be transformed (RADIANCE's xform would have
+    // streamed part of it).
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => {
+            crate::output::print(&x.out)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Err(e) => {
             eprintln!("{e}");
             Ok(ExitCode::FAILURE)

@@ -383,10 +383,12 @@ impl<'a> Xform<'a> {
     }
 
     fn object(&mut self, inv: &Inv, r: &mut Reader, file: &str) -> Result<(), String> {
+        let line = 1 + r.t[..r.pos].iter().filter(|&&b| b == b'\n').count();
         let m = r.word().unwrap_or_default();
         let typ = r.word().unwrap_or_else(|| "EOF".into());
-        let t = PrimType::from_name(&typ)
-            .ok_or_else(|| format!("xform: ({file}): unknown object type \"{typ}\""))?;
+        let t = PrimType::from_name(&typ).ok_or_else(|| {
+            format!("xform: {file}:{line}: unknown object type \"{typ}\" (after modifier \"{m}\")")
+        })?;
         let name = r.word().unwrap_or_default();
         let modifier = t.is_modifier();
         let o = &mut self.out;
@@ -407,7 +409,11 @@ impl<'a> Xform<'a> {
             _ => o.push_str(&word(&name)),
         }
         o.push('\n');
-        let bad = || format!("xform: ({file}): bad {typ} \"{name}\"");
+        let bad = || {
+            format!(
+                "xform: {file}:{line}: bad {typ} \"{name}\" (its arguments do not fit the type)"
+            )
+        };
         if t == PrimType::Alias {
             let target = r.word().ok_or_else(bad)?;
             o.push_str(&format!("\t{target}\n"));
