@@ -180,8 +180,13 @@ fn from_pixmap(b: &[u8], file: &str, o: &Opts, command: String) -> anyhow::Resul
     let wide = maxval >= 256;
     let m = 2f64.powi(o.stops);
     let dogamma = !(0.99..=1.01).contains(&o.gamma);
-    let mut raw = Vec::with_capacity(w * h * n);
-    for _ in 0..w * h * n {
+    let count = w
+        .checked_mul(h)
+        .and_then(|p| p.checked_mul(n))
+        .with_context(|| format!("{file}: a {w} x {h} pixmap is too large"))?;
+    // Grown as samples are read: the size in a damaged header must not allocate alone.
+    let mut raw = Vec::new();
+    for _ in 0..count {
         let v = if ascii {
             ints.next("a sample")?
         } else if wide {

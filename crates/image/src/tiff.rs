@@ -232,6 +232,13 @@ pub fn decode_tiff(
     };
     let (w, h) = (w as usize, h as usize);
     let grey = matches!(ct, ColorType::Gray(_));
+    let per_pixel = if grey { 1 } else { 3 };
+    if w.checked_mul(h).and_then(|p| p.checked_mul(per_pixel)) != Some(samples.len()) {
+        return Err(err(
+            file,
+            format!("{w} x {h} pixels, but {} samples", samples.len()),
+        ));
+    }
     let mut img = HdrImage::new(w, h);
     let at = |k: usize| -> [f32; 3] {
         if grey {

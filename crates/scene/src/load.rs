@@ -51,7 +51,7 @@ const MAX_DEPTH: usize = 32;
 
 /// Largest number of copies one `xform` with arrays may make (a typo such as `-a 10000 -a
 /// 10000` should fail, not exhaust memory).
-const MAX_COPIES: u64 = 10_000_000;
+pub(crate) const MAX_COPIES: u64 = 10_000_000;
 
 /// Reads all `inputs` in order into one scene. `-` reads standard input.
 pub fn load_scene(inputs: &[PathBuf], opts: &LoadOptions) -> Result<Scene> {

@@ -154,3 +154,82 @@ fn archive_decoder_never_panics() {
     }
     assert!(decoded < 3000);
 }
+
+/// The files of one of the CLI's golden input folders.
+fn golden_inputs(program: &str, ext: &str) -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cli/tests/golden")
+        .join(program)
+        .join("inputs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files.iter().map(|f| std::fs::read(f).unwrap()).collect()
+}
+
+/// Runs `convert` on 1500 mutations of `pool`: an error or a result, never a panic; returns
+/// how many converted.
+fn never_panics(pool: &[Vec<u8>], seed: u64, convert: impl Fn(&[u8]) -> bool) -> usize {
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let mut ok = 0;
+    for i in 0..1500 {
+        let mut data = pool[i % pool.len()].clone();
+        mutate(&mut rng, &mut data, pool);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| convert(&data))) {
+            Ok(r) => ok += usize::from(r),
+            Err(_) => panic!("panic on input:\n{}", String::from_utf8_lossy(&data)),
+        }
+    }
+    ok
+}
+
+#[test]
+fn ies2rad_never_panics() {
+    use daylit_scene::ies2rad::{convert, LampColor, LampTable, Options, BUILTIN_LAMP_TABLE};
+    let lamp = LampColor::Table {
+        table: LampTable::parse(BUILTIN_LAMP_TABLE, "lamp.tab").unwrap(),
+        default: [1.0; 3],
+    };
+    let opts = Options::default();
+    let pool = golden_inputs("ies2rad", "ies");
+    let ok = never_panics(&pool, 11, |d| {
+        convert(d, None, "fuzz", &["ies2rad".into()], &opts, &lamp).is_ok()
+    });
+    assert!(ok > 50, "only {ok} inputs converted");
+}
+
+#[test]
+fn obj2rad_never_panics() {
+    use daylit_scene::obj2rad::{obj2rad, qualifiers, Options};
+    let opts = Options::default();
+    let pool = golden_inputs("obj2rad", "obj");
+    let ok = never_panics(&pool, 12, |d| {
+        let text = String::from_utf8_lossy(d);
+        qualifiers(&text, "fuzz");
+        obj2rad(&text, "fuzz", &["obj2rad".into()], &opts).is_ok()
+    });
+    assert!(ok > 50, "only {ok} inputs converted");
+}
+
+#[test]
+fn xform_program_never_panics() {
+    use daylit_scene::xform_text::Xform;
+    let opts = LoadOptions::default();
+    let mut pool = golden_inputs("xform", "rad");
+    pool.extend(seeds());
+    let dir = tempfile::tempdir().unwrap();
+    let ok = never_panics(&pool, 13, |d| {
+        let input = d.to_vec();
+        let mut stdin = || Ok(input.clone());
+        let mut x = Xform::new(&opts, &mut stdin);
+        let args: Vec<String> = "xform -n f -rz 30 -t 1 2 3"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        x.run(&args, dir.path()).is_ok()
+    });
+    assert!(ok > 50, "only {ok} inputs transformed");
+}

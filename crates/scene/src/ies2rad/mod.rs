@@ -399,7 +399,8 @@ fn data_file(
     out.push_str(&format!("{dims}\n"));
     let mut angles = Vec::with_capacity(npts.len());
     for &n in npts {
-        let mut a = Vec::with_capacity(n);
+        // Grown as numbers are read: a count in a damaged file must not allocate alone.
+        let mut a = Vec::new();
         for _ in 0..n {
             a.push(words.number(&format!("{what} angle"))?);
         }
@@ -421,7 +422,16 @@ fn data_file(
             out.push('\n');
         }
     }
-    let total: usize = npts.iter().filter(|&&n| n > 1).product();
+    let total = npts
+        .iter()
+        .filter(|&&n| n > 1)
+        .try_fold(1usize, |t, &n| t.checked_mul(n))
+        .ok_or_else(|| {
+            format!(
+                "{}: {what} table of {npts:?} values is too large",
+                words.file
+            )
+        })?;
     for i in 0..total {
         if i % 4 == 0 {
             out.push('\n');
