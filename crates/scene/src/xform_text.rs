@@ -218,6 +218,18 @@ impl<'a> Xform<'a> {
             .map(|w| atoi(w))
             .filter(|&n| n > 0)
             .ok_or("xform: missing count for -a option")?;
+        // A typing slip such as `-a 3000 -a 3000` must fail, not fill the memory.
+        let copies = args
+            .windows(2)
+            .filter(|w| w[0] == "-a")
+            .map(|w| atoi(&w[1]).max(1) as u64)
+            .fold(1u64, u64::saturating_mul);
+        if copies > crate::load::MAX_COPIES {
+            return Err(format!(
+                "xform: arrays of {copies} copies exceed the limit of {}",
+                crate::load::MAX_COPIES
+            ));
+        }
         let old = (1..args.len())
             .find(|&i| args[i - 1] == "-n")
             .map(|i| args[i].clone());
