@@ -145,6 +145,32 @@ def _():
     return np.array(vals).sum()
 
 
+@step('obj2rad: sum of the coordinates of RADIANCE\'s cab.obj')
+def _():
+    obj = os.path.join(root, 'validation/radiance_scenes/scenes/cab.obj')
+    vals = [float(w) for line in pr.obj2rad(obj).decode().splitlines() if line.startswith(' ')
+            for w in line.split()]
+    return np.array(vals).sum()
+
+
+PICTURE = os.path.join(root, 'validation/radiance_scenes/goldens/wgmdf_close.hdr')
+
+
+@step('ra_ppm: mean 8-bit sample')
+def _():
+    ppm = pr.ra_ppm(PICTURE)
+    header_end = 0
+    for _ in range(3):  # "P6", "W H", "255", each ended by a newline
+        header_end = ppm.index(b'\n', header_end) + 1
+    return np.frombuffer(ppm[header_end:], dtype=np.uint8).mean()
+
+
+@step('ra_tiff -w then ra_tiff -r: mean luminance (cd/m2)')
+def _():
+    pr.ra_tiff(PICTURE, out='pic.tif', primary=True)
+    return rgbe.luminance(pr.ra_tiff('pic.tif', reverse=True)).mean()
+
+
 @step('ies2rad -s | rtrace -I: mean illuminance under an LED luminaire (lx)')
 def _():
     ies = os.path.join(root, 'crates/cli/tests/golden/ies2rad/inputs/philips_led.ies')
