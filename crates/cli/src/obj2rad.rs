@@ -1,9 +1,9 @@
 //! `obj2rad`: a Wavefront `.obj` file as RADIANCE scene text, or (`-n`) the names a mapping
-//! file could use, as RADIANCE's obj2rad writes them (`daylit_scene::obj2rad` does the work).
-//! Mapping files (`-m`) are refused by name.
+//! file could use, as RADIANCE's obj2rad writes them, materials from `usemtl` or a mapping file
+//! (`-m`) (`daylit_scene::obj2rad` does the work).
 
 use anyhow::{bail, Context};
-use daylit_scene::obj2rad::{obj2rad, qualifiers, Options};
+use daylit_scene::obj2rad::{obj2rad, qualifiers, Mapping, Options};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: obj2rad [-o obj][-m mapping][-n][-f] [file.obj]";
@@ -16,12 +16,23 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     while let Some(a) = args.get(i).filter(|a| a.starts_with('-')) {
         match a.as_bytes().get(1) {
             Some(b'o') => {
-                o.object = args.get(i + 1).with_context(|| format!("-o needs a name\n{USAGE}"))?.clone();
+                o.object = args
+                    .get(i + 1)
+                    .with_context(|| format!("-o needs a name\n{USAGE}"))?
+                    .clone();
                 i += 1;
             }
             Some(b'n') => names = true,
             Some(b'f') => o.flatten = true,
-            Some(b'm') => bail!("-m: obj2rad mapping files are not supported by daylit yet (the usemtl names, or the groups, name the materials)"),
+            Some(b'm') => {
+                let f = args
+                    .get(i + 1)
+                    .with_context(|| format!("-m needs a mapping file\n{USAGE}"))?;
+                let text =
+                    std::fs::read_to_string(f).with_context(|| format!("{f}: cannot open"))?;
+                o.mapping = Some(Mapping::parse(&text, f).map_err(anyhow::Error::msg)?);
+                i += 1;
+            }
             _ => bail!("bad option {a}\n{USAGE}"),
         }
         i += 1;

@@ -518,7 +518,8 @@ fn xform_refuses_commands_it_cannot_run() {
 /// files (cab.obj; the vase, 6 306 smoothed triangles), and a hand-written file with groups,
 /// materials, objects, vertex normals that bend, a warped face split into triangles, negative
 /// indices, degenerate triangles, zero normals, continued lines and statements obj2rad does not
-/// know; `-f`, `-o`, `-n`, standard input and errors: the text byte for byte, the exit code.
+/// know; `-f`, `-o`, `-n`, mapping files (`-m`: names, ranges, numbers, `void`, the last rule
+/// winning; malformed rules), standard input and errors: the text byte for byte, the exit code.
 #[test]
 fn obj2rad_matches_radiance() {
     let (cases, _) = run_cases("obj2rad", "obj2rad");
@@ -539,20 +540,4 @@ fn obj2rad_matches_radiance() {
             String::from_utf8_lossy(&c.want_stdout)
         );
     }
-}
-
-/// Mapping files are refused by name, with nothing written.
-#[test]
-fn obj2rad_refuses_mapping_files() {
-    let bin = tempfile::tempdir().unwrap();
-    let link = bin.path().join("obj2rad");
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
-    let out = Command::new(&link)
-        .args(["-m", "rules.map", "cab.obj"])
-        .current_dir(golden("obj2rad").join("inputs"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("mapping"));
 }

@@ -20,6 +20,8 @@ pub struct Options {
     pub object: String,
     /// `-f`: ignore vertex normals.
     pub flatten: bool,
+    /// `-m`: material rules (none: `usemtl` names, else the first group, else `white`).
+    pub mapping: Option<Mapping>,
 }
 
 impl Default for Options {
@@ -27,7 +29,133 @@ impl Default for Options {
         Options {
             object: "unnamed".into(),
             flatten: false,
+            mapping: None,
         }
+    }
+}
+
+/// What a rule condition accepts: a name, or a range of numbers.
+#[derive(Clone, Debug, PartialEq)]
+enum Accept {
+    Name(String),
+    Range(i64, i64),
+}
+
+impl Accept {
+    fn name(&self, n: &str) -> bool {
+        matches!(self, Accept::Name(m) if m == n)
+    }
+}
+
+/// One mapping rule: a material and the conditions a face must meet for it.
+#[derive(Clone, Debug)]
+struct Rule {
+    material: String,
+    /// Material, Map, Group, Object, Face.
+    when: [Option<Accept>; 5],
+}
+
+/// An obj2rad mapping file (RADIANCE's translator rules): the last rule a face satisfies names
+/// its material; `void` or no rule deletes the face.
+#[derive(Clone, Debug, Default)]
+pub struct Mapping {
+    rules: Vec<Rule>,
+}
+
+const QUALIFIERS: [&str; 5] = ["Material", "Map", "Group", "Object", "Face"];
+
+impl Mapping {
+    /// Reads a mapping file: rules of a material name and `(Qualifier value)` conditions ended
+    /// by `;`, values `"name"`, `[min:max]` or a number, `#` comments.
+    pub fn parse(text: &str, file: &str) -> Result<Mapping, String> {
+        let b = text.as_bytes();
+        let mut pos = 0;
+        let mut rules = Vec::new();
+        let skip_space = |pos: &mut usize| {
+            while *pos < b.len() && b[*pos].is_ascii_whitespace() {
+                *pos += 1;
+            }
+        };
+        loop {
+            skip_space(&mut pos);
+            let start = pos;
+            while pos < b.len() && !matches!(b[pos], b' ' | b'\t' | b';' | b'\n') {
+                pos += 1;
+            }
+            if pos == start {
+                if pos < b.len() && b[pos] == b';' {
+                    pos += 1;
+                    continue;
+                }
+                break;
+            }
+            let name = String::from_utf8_lossy(&b[start..pos]).into_owned();
+            if name.starts_with('#') {
+                while pos < b.len() && b[pos] != b'\n' {
+                    pos += 1;
+                }
+                continue;
+            }
+            let n = rules.len() + 1;
+            let err = |what: &str| format!("{file}: {what} for rule {n}");
+            let mut rule = Rule {
+                material: name,
+                when: Default::default(),
+            };
+            loop {
+                while pos < b.len() && b[pos] != b'(' && b[pos] != b';' {
+                    pos += 1;
+                }
+                if pos >= b.len() || b[pos] == b';' {
+                    pos += 1;
+                    break;
+                }
+                pos += 1;
+                skip_space(&mut pos);
+                let q0 = pos;
+                while pos < b.len() && !b[pos].is_ascii_whitespace() {
+                    pos += 1;
+                }
+                let q = std::str::from_utf8(&b[q0..pos]).unwrap_or("");
+                if q.is_empty() {
+                    return Err(err("missing variable"));
+                }
+                let k = QUALIFIERS
+                    .iter()
+                    .position(|&x| x == q)
+                    .ok_or_else(|| err("unknown variable"))?;
+                if rule.when[k].is_some() {
+                    return Err(err("variable repeated"));
+                }
+                skip_space(&mut pos);
+                let close = b[pos..].iter().position(|&c| c == b')').map(|i| pos + i);
+                let close = close.ok_or_else(|| err("missing )"))?;
+                let value = std::str::from_utf8(&b[pos..close]).unwrap_or("").trim();
+                pos = close + 1;
+                rule.when[k] = Some(if let Some(v) = value.strip_prefix('"') {
+                    Accept::Name(
+                        v.strip_suffix('"')
+                            .ok_or_else(|| err("bad string value"))?
+                            .to_string(),
+                    )
+                } else if let Some(v) = value.strip_prefix('[') {
+                    let (lo, hi) = v
+                        .strip_suffix(']')
+                        .and_then(|v| v.split_once(':'))
+                        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                        .ok_or_else(|| err("bad range value"))?;
+                    if lo > hi {
+                        return Err(err("reverse range value"));
+                    }
+                    Accept::Range(lo, hi)
+                } else {
+                    let v: i64 = value.parse().map_err(|_| err("unrecognizable value"))?;
+                    Accept::Range(v, v)
+                });
+            }
+            rules.push(rule);
+        }
+        Ok(Mapping { rules })
     }
 }
 
@@ -54,6 +182,7 @@ struct State {
     vn: Vec<DVec3>,
     nvt: usize,
     material: String,
+    map: String,
     groups: Vec<String>,
     object: String,
     face: usize,
@@ -152,7 +281,36 @@ impl State {
         Some(Ndx { v, n })
     }
 
-    fn material(&self) -> String {
+    /// The material of the current face; `None` deletes it (a mapping's `void`, or no rule).
+    fn material(&self, mapping: Option<&Mapping>) -> Option<String> {
+        let Some(m) = mapping else {
+            return Some(self.default_material());
+        };
+        let rule = m.rules.iter().rev().find(|r| self.satisfies(r))?;
+        (rule.material != "void").then(|| rule.material.clone())
+    }
+
+    fn satisfies(&self, r: &Rule) -> bool {
+        let named = |k: usize, value: &str| match &r.when[k] {
+            None => true,
+            Some(a) => !value.is_empty() && a.name(value),
+        };
+        if !named(0, &self.material) || !named(1, &self.map) || !named(3, &self.object) {
+            return false;
+        }
+        if let Some(a) = &r.when[2] {
+            if !self.groups.iter().any(|g| a.name(g)) {
+                return false;
+            }
+        }
+        match &r.when[4] {
+            Some(Accept::Range(lo, hi)) => (*lo..=*hi).contains(&(self.face as i64)),
+            Some(Accept::Name(_)) => false,
+            None => true,
+        }
+    }
+
+    fn default_material(&self) -> String {
         if !self.material.is_empty() {
             self.material.clone()
         } else if let Some(g) = self.groups.first() {
@@ -240,7 +398,9 @@ impl State {
             }
             return true;
         }
-        let m = self.material();
+        let Some(m) = self.material(o.mapping.as_ref()) else {
+            return true;
+        };
         let name = self.object_name(&o.object);
         let mut pts = Vec::with_capacity(face.len());
         for w in face {
@@ -263,7 +423,9 @@ impl State {
 
     /// A triangle, with a normal-interpolating texture where its normals bend.
     fn triangle(&mut self, a: &str, b: &str, c: &str, o: &Options) -> bool {
-        let mut m = self.material();
+        let Some(mut m) = self.material(o.mapping.as_ref()) else {
+            return true;
+        };
         let (Some(i1), Some(i2), Some(i3)) = (self.index(a), self.index(b), self.index(c)) else {
             return false;
         };
@@ -420,7 +582,15 @@ pub fn obj2rad(text: &str, file: &str, command: &[String], o: &Options) -> Resul
                     s.material = m.clone();
                 }
             }
-            "usemap" => {}
+            "usemap" => {
+                if let Some(m) = words.get(1) {
+                    s.map = if m == "off" {
+                        String::new()
+                    } else {
+                        format!("{m}.hdr")
+                    };
+                }
+            }
             "o" => {
                 if let Some(n) = words.get(1) {
                     s.object = n.clone();

@@ -203,8 +203,13 @@ fn ies2rad_never_panics() {
 
 #[test]
 fn obj2rad_never_panics() {
-    use daylit_scene::obj2rad::{obj2rad, qualifiers, Options};
-    let opts = Options::default();
+    use daylit_scene::obj2rad::{obj2rad, qualifiers, Mapping, Options};
+    let rules = golden_inputs("obj2rad", "map");
+    let mapping = Mapping::parse(&String::from_utf8_lossy(&rules[3]), "rules.map").unwrap();
+    let opts = Options {
+        mapping: Some(mapping),
+        ..Options::default()
+    };
     let pool = golden_inputs("obj2rad", "obj");
     let ok = never_panics(&pool, 12, |d| {
         let text = String::from_utf8_lossy(d);
@@ -212,6 +217,10 @@ fn obj2rad_never_panics() {
         obj2rad(&text, "fuzz", &["obj2rad".into()], &opts).is_ok()
     });
     assert!(ok > 50, "only {ok} inputs converted");
+    let parsed = never_panics(&rules, 14, |d| {
+        Mapping::parse(&String::from_utf8_lossy(d), "fuzz").is_ok()
+    });
+    assert!(parsed > 50, "only {parsed} mapping files parsed");
 }
 
 #[test]
