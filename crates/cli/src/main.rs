@@ -31,6 +31,7 @@ mod pvalue;
 mod ra_ppm;
 mod ra_rgbe;
 mod ra_tiff;
+mod ra_xyze;
 mod rcalc;
 mod rcollate;
 mod rcontrib;
@@ -93,6 +94,7 @@ const MULTICALL: &[&str] = &[
     "ra_ppm",
     "xform",
     "obj2rad",
+    "ra_xyze",
     // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
     // holds `rad`; running it says so and fails.
     "rad",
@@ -283,6 +285,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_ppm" => ra_ppm::run_radiance(args),
         "xform" => xform::run_radiance(args),
         "obj2rad" => obj2rad::run_radiance(args),
+        "ra_xyze" => ra_xyze::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -541,3 +541,36 @@ fn obj2rad_matches_radiance() {
         );
     }
 }
+
+/// ra_xyze by name against RADIANCE's (tests/golden/ra_xyze): RGBE to XYZE and back, flat and
+/// run-length encoded, exposure by factor and by stops, original units (`-o`), other primaries
+/// with a D65 white (`-p`, white balanced), a rotated picture, standard input, an output file:
+/// every byte, and the exit code.
+#[test]
+fn ra_xyze_matches_radiance() {
+    let (cases, _) = run_cases("ra_xyze", "ra_xyze");
+    for c in &cases {
+        if !exit_code_agrees("ra_xyze", c) {
+            assert!(
+                c.got.stdout.is_empty(),
+                "ra_xyze {}: output on failure",
+                c.line
+            );
+            continue;
+        }
+        assert!(
+            c.got.stdout == c.want_stdout,
+            "ra_xyze {}: output differs",
+            c.line
+        );
+        for (rel, want) in &c.want_files {
+            let got = std::fs::read(c.work.path().join(rel)).unwrap();
+            assert!(
+                &got == want,
+                "ra_xyze {}: {} differs",
+                c.line,
+                rel.display()
+            );
+        }
+    }
+}

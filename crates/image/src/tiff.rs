@@ -51,10 +51,9 @@ fn err(file: &str, e: impl std::fmt::Display) -> ImageError {
     }
 }
 
-/// C's `%e`: six decimals and a signed exponent of at least two digits (RADIANCE's
-/// `EXPOSURE=` lines).
+/// C's `%.4e`, as RADIANCE writes `EXPOSURE=` lines.
 fn c_exp(x: f64) -> String {
-    let s = format!("{x:.6e}");
+    let s = format!("{x:.4e}");
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let e: i32 = exp.parse().unwrap_or(0);
     format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
