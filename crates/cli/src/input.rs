@@ -41,3 +41,12 @@ pub fn read_single(
         _ => bail!("{program}: bad # file arguments ({usage})"),
     }
 }
+
+/// An exposure change in whole f-stops as RADIANCE's picture converters take it (`-e +2`,
+/// `-e -1`): the sign is required, the number read as C's `atoi` reads it.
+pub fn signed_stops(v: &str, usage: &str) -> anyhow::Result<i32> {
+    if !v.starts_with(['+', '-']) {
+        anyhow::bail!("-e takes a signed number of stops (+2, -1), not '{v}'\n{usage}");
+    }
+    Ok(daylit_cal::scan::atoi(v) as i32)
+}

@@ -46,11 +46,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 i += 1;
             }
             Some(b'e') => {
-                let v = value()?;
-                if !v.starts_with(['+', '-']) {
-                    bail!("-e takes a signed number of stops (+2, -1), not '{v}'\n{USAGE}");
-                }
-                o.stops = daylit_cal::scan::atoi(v) as i32;
+                o.stops = crate::input::signed_stops(value()?, USAGE)?;
                 i += 1;
             }
             Some(b'b') => o.grey = true,
