@@ -99,7 +99,7 @@ pub fn encode_tiff(img: &HdrImage, o: &ToTiff, file: &str) -> Result<Vec<u8>, Im
     }
     let stonits = WHTEFFICACY / img.exposure / 2f64.powi(o.stops);
     let aspect = img.pixel_aspect().unwrap_or(1.0);
-    macro_rules! write {
+    macro_rules! write_image {
         ($ct:ty, $data:expr, $per_pixel:expr) => {{
             let data = $data;
             let mut im = enc.new_image::<$ct>(w, h).map_err(|e| err(file, e))?;
@@ -124,32 +124,32 @@ pub fn encode_tiff(img: &HdrImage, o: &ToTiff, file: &str) -> Result<Vec<u8>, Im
         (Sample::U8, false) => {
             let mut d = Vec::with_capacity(img.pixels.len() * 3);
             channels(&mut |c| d.extend(c.map(|v| crate::color::gamma_byte(v, inv))));
-            write!(colortype::RGB8, d, 3)
+            write_image!(colortype::RGB8, d, 3)
         }
         (Sample::U8, true) => {
             let mut d = Vec::with_capacity(img.pixels.len());
             channels(&mut |c| d.push(crate::color::gamma_byte(bright(c), inv)));
-            write!(colortype::Gray8, d, 1)
+            write_image!(colortype::Gray8, d, 1)
         }
         (Sample::U16, false) => {
             let mut d = Vec::with_capacity(img.pixels.len() * 3);
             channels(&mut |c| d.extend(c.map(|v| gamma16(v, dogamma.then_some(inv)))));
-            write!(colortype::RGB16, d, 6)
+            write_image!(colortype::RGB16, d, 6)
         }
         (Sample::U16, true) => {
             let mut d = Vec::with_capacity(img.pixels.len());
             channels(&mut |c| d.push(gamma16(bright(c), dogamma.then_some(inv))));
-            write!(colortype::Gray16, d, 2)
+            write_image!(colortype::Gray16, d, 2)
         }
         (Sample::F32, false) => {
             let mut d = Vec::with_capacity(img.pixels.len() * 3);
             channels(&mut |c| d.extend(c));
-            write!(colortype::RGB32Float, d, 12)
+            write_image!(colortype::RGB32Float, d, 12)
         }
         (Sample::F32, true) => {
             let mut d = Vec::with_capacity(img.pixels.len());
             channels(&mut |c| d.push(bright(c)));
-            write!(colortype::Gray32Float, d, 4)
+            write_image!(colortype::Gray32Float, d, 4)
         }
     }
     Ok(out.into_inner())

@@ -275,11 +275,10 @@ struct Words<'a> {
 }
 
 impl<'a> Words<'a> {
-    fn line(&self) -> usize {
-        1 + self.text[..self.pos]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+    /// The line of byte `at` (counted only for messages: a large table must not rescan its
+    /// file for every number).
+    fn line(&self, at: usize) -> usize {
+        1 + self.text[..at].iter().filter(|&&b| b == b'\n').count()
     }
 
     fn word(&mut self) -> Option<&'a [u8]> {
@@ -303,17 +302,19 @@ impl<'a> Words<'a> {
 
     /// The next word, which must be a number, or an error saying what was expected where.
     fn numeric(&mut self, what: &str) -> Result<String, String> {
-        let line = self.line();
+        let at = self.pos;
         match self.word() {
             Some(w) if is_float(w) => Ok(String::from_utf8_lossy(w).into_owned()),
             Some(w) => Err(format!(
-                "{}:{line}: expected {what}, found \"{}\"",
+                "{}:{}: expected {what}, found \"{}\"",
                 self.file,
+                self.line(at),
                 String::from_utf8_lossy(w)
             )),
             None => Err(format!(
-                "{}:{line}: expected {what}, found the end of the file",
-                self.file
+                "{}:{}: expected {what}, found the end of the file",
+                self.file,
+                self.line(at)
             )),
         }
     }
