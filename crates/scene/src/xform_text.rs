@@ -395,11 +395,17 @@ impl<'a> Xform<'a> {
     }
 
     fn object(&mut self, inv: &Inv, r: &mut Reader, file: &str) -> Result<(), String> {
-        let line = 1 + r.t[..r.pos].iter().filter(|&&b| b == b'\n').count();
+        // Counted only for a message: a large scene must not be rescanned for every object.
+        let at = r.pos;
+        let text = r.t;
+        let line = || 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
         let m = r.word().unwrap_or_default();
         let typ = r.word().unwrap_or_else(|| "EOF".into());
         let t = PrimType::from_name(&typ).ok_or_else(|| {
-            format!("xform: {file}:{line}: unknown object type \"{typ}\" (after modifier \"{m}\")")
+            format!(
+                "xform: {file}:{}: unknown object type \"{typ}\" (after modifier \"{m}\")",
+                line()
+            )
         })?;
         let name = r.word().unwrap_or_default();
         let modifier = t.is_modifier();
@@ -423,7 +429,8 @@ impl<'a> Xform<'a> {
         o.push('\n');
         let bad = || {
             format!(
-                "xform: {file}:{line}: bad {typ} \"{name}\" (its arguments do not fit the type)"
+                "xform: {file}:{}: bad {typ} \"{name}\" (its arguments do not fit the type)",
+                line()
             )
         };
         if t == PrimType::Alias {
