@@ -4,7 +4,7 @@
 use crate::SceneArgs;
 use anyhow::{bail, Context};
 use daylit_annual::{compute, maps, report, Illuminance, MetricOptions, Schedule, SensorSet};
-use daylit_coefficients::{annual_illuminance, sky_scene, Sensor, Stage};
+use daylit_coefficients::{annual_illuminance, sky_scene, Sensor, Stage, TraceSettings};
 use daylit_scene::{LoadOptions, PrimType};
 use daylit_sky::patches::Subdivision;
 use glam::DVec3;
@@ -51,16 +51,16 @@ pub struct Args {
     #[arg(short = 'm', long = "mf", default_value_t = 1)]
     mf: u32,
     /// Ambient bounces.
-    #[arg(long = "ab", default_value_t = 5)]
+    #[arg(long = "ab", default_value_t = TraceSettings::default().ab)]
     ab: u32,
     /// Ambient divisions.
-    #[arg(long = "ad", default_value_t = 1024)]
+    #[arg(long = "ad", default_value_t = TraceSettings::default().ad)]
     ad: u32,
     /// Minimum ray weight (Russian roulette below it).
-    #[arg(long = "lw", default_value_t = 1e-4)]
+    #[arg(long = "lw", default_value_t = TraceSettings::default().lw)]
     lw: f64,
     /// Random seed (same seed and inputs, same results on any thread count).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = TraceSettings::default().seed)]
     seed: u64,
 }
 
@@ -131,18 +131,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         None => Schedule::office(&weather.records),
     };
 
-    let mut opts = daylit_transport::Options::rtrace();
-    for (k, v) in [
-        ("-ab", a.ab.to_string()),
-        ("-ad", a.ad.to_string()),
-        ("-lw", a.lw.to_string()),
-        ("-lr", "-10".into()),
-        ("-dj", "0".into()),
-    ] {
-        opts.parse_arg(&[k.to_string(), v], 0)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = TraceSettings {
+        ab: a.ab,
+        ad: a.ad,
+        lw: a.lw,
+        seed: a.seed,
     }
-    opts.seed = a.seed;
+    .options()
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
     let sky = sky_scene(&a.scene.files, &load, opts, Subdivision::Reinhart(a.mf))?;
     let sensors: Vec<Sensor> = set
         .sensors

@@ -15,6 +15,60 @@ use daylit_sky::gendaymtx::{sky_matrix, step_suns, MatrixError, Options as SkyOp
 use daylit_sky::patches::Subdivision;
 use daylit_sky::weather::Weather;
 
+/// How hard an annual run traces its daylight coefficients, in RADIANCE's terms. The defaults
+/// come from a time-against-error curve (BENCHMARKS.md, "Annual defaults"): on the validation
+/// rooms they put each sensor's mean illuminance within 3 % of a reference converged in samples
+/// and in bounces (mean absolute), and DA within 0.02.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TraceSettings {
+    /// `-ab`: ambient bounces. Rooms with light walls and ceiling need more than RADIANCE's
+    /// usual 5: each bounce beyond the sixth still adds 1-3 % at the back of such a room.
+    pub ab: u32,
+    /// `-ad`: hemisphere samples of a sensor (fewer at deeper bounces, as in RADIANCE).
+    pub ad: u32,
+    /// `-lw`: weight below which paths end by Russian roulette (without bias).
+    pub lw: f64,
+    /// Seed of the random sequences.
+    pub seed: u64,
+}
+
+impl Default for TraceSettings {
+    fn default() -> Self {
+        TraceSettings {
+            ab: 10,
+            ad: 4096,
+            lw: 1e-5,
+            seed: 1,
+        }
+    }
+}
+
+impl TraceSettings {
+    /// The transport options of these settings: rtrace's defaults otherwise, unjittered sources
+    /// (the sun is added as a point each hour), and a depth limit that leaves room for the
+    /// transmissions through glazing on top of `-ab` bounces. Errors name the setting that
+    /// cannot be honoured.
+    pub fn options(&self) -> Result<daylit_transport::Options, String> {
+        if self.ad == 0 {
+            return Err("-ad 0: an annual run needs hemisphere samples (1 or more)".into());
+        }
+        if !(self.lw > 0.0 && self.lw < 1.0) {
+            return Err(format!(
+                "-lw {}: the weight limit must lie between 0 and 1 (Russian roulette ends paths below it)",
+                self.lw
+            ));
+        }
+        let mut o = daylit_transport::Options::rtrace();
+        o.ab = self.ab;
+        o.ad = self.ad;
+        o.lw = self.lw;
+        o.lr = -(self.ab as i32 + 4).max(10);
+        o.dj = 0.0;
+        o.seed = self.seed;
+        Ok(o)
+    }
+}
+
 /// Illuminance of every sensor at every step, lux, sensor-major (`[s * steps + h]`).
 pub struct AnnualIlluminance {
     /// Number of sensors.

@@ -17,6 +17,6 @@ pub mod rfluxmtx;
 pub mod sender;
 pub mod sun;
 
-pub use annual::{annual_illuminance, AnnualIlluminance, Stage};
+pub use annual::{annual_illuminance, AnnualIlluminance, Stage, TraceSettings};
 pub use coefficients::{daylight_coefficients, Coefficients, Sensor};
 pub use sender::{sky_scene, SkyRenderer};
