@@ -5,6 +5,7 @@
 #   validation/irradiance_cache/make_goldens.sh            (everything)
 #   validation/irradiance_cache/make_goldens.sh --aa-only  (only the -aa 0.05 / 0.2 sensor runs)
 #   validation/irradiance_cache/make_goldens.sh --runs-005 (only runs 2-4 at -aa 0.05)
+#   validation/irradiance_cache/make_goldens.sh --runs-02  (only runs 2-4 at -aa 0.2)
 #
 # Writes goldens/NN_name/irradiance.txt (raw `rtrace -h -I+ -ov`) and illuminance.txt (lux), and
 # goldens/MANIFEST.txt with the command lines and wall times. These are not references: the
@@ -38,28 +39,33 @@ extra_aa() {
   done
   cat "$out/MANIFEST_aa.txt"
 }
-# Three more runs at -aa 0.05: one run's 95th percentile over 32 sensors is their second-worst
-# error, too noisy to compare with one daylit seed, so the test compares means over four runs
-# of each program. goldens/06_office_overcast/illuminance_aa0.05_run<k>.txt, k = 2..4.
-runs_005() {
-  local case=06_office_overcast k t0 t1
+# Three more runs at -aa $1 (0.05 or 0.2): one run's 95th percentile over 32 sensors is their
+# second-worst error, too noisy to compare with one daylit seed, so the test compares means over
+# four runs of each program. goldens/06_office_overcast/illuminance_aa<aa>_run<k>.txt, k = 2..4.
+more_runs() {
+  local case=06_office_overcast aa=$1 k t0 t1
   local s="$root/validation/scenes/$case"
   (cd "$s" && oconv sky.rad scene.rad > "$tmp/$case.oct")
   for k in 2 3 4; do
     t0=$(date +%s.%N)
-    (cd "$s" && rtrace -h -I+ -ov ${OPTS/-aa 0.1/-aa 0.05} -u+ "$tmp/$case.oct" < sensors.pts > "$tmp/irr.txt")
+    (cd "$s" && rtrace -h -I+ -ov ${OPTS/-aa 0.1/-aa $aa} -u+ "$tmp/$case.oct" < sensors.pts > "$tmp/irr.txt")
     t1=$(date +%s.%N)
-    awk '{printf "%.6g\n", 179*(0.265*$1+0.670*$2+0.065*$3)}' "$tmp/irr.txt" > "$out/$case/illuminance_aa0.05_run$k.txt"
-    echo "$case -aa 0.05 run $k: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST_aa.txt"
+    awk '{printf "%.6g\n", 179*(0.265*$1+0.670*$2+0.065*$3)}' "$tmp/irr.txt" > "$out/$case/illuminance_aa${aa}_run$k.txt"
+    echo "$case -aa $aa run $k: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST_aa.txt"
   done
 }
 if [ "${1:-}" = "--aa-only" ]; then
   extra_aa
-  runs_005
+  more_runs 0.05
+  more_runs 0.2
   exit 0
 fi
 if [ "${1:-}" = "--runs-005" ]; then
-  runs_005
+  more_runs 0.05
+  exit 0
+fi
+if [ "${1:-}" = "--runs-02" ]; then
+  more_runs 0.2
   exit 0
 fi
 {

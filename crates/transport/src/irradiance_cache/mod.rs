@@ -17,8 +17,10 @@
 //! deeper level gets a sparser hemisphere (see `ambient::GAP_DIVISIONS`).
 //!
 //! Radii follow RADIANCE: `r_min = scene size / -ar`, `r_max = min(64 r_min, scene size / 5)`,
-//! a record covers `-aa × radius`, and deeper bounces (weight `0.5^level`) get radii
-//! `1/√weight` larger. Random numbers come from the seed and each point's place in its list,
+//! a record covers `-aa × radius`; deeper bounces (weight `0.5^level`) get radii `weight^-¼`
+//! larger, not RADIANCE's `weight^-½` ([`radius_growth`]). Hemisphere super-samples go where
+//! neighbouring divisions differ, chosen so as not to bias the mean
+//! (`ambient::supersample_counts`). Random numbers come from the seed and each point's place in its list,
 //! so a build is the same on any number of threads.
 
 pub mod file;
@@ -195,7 +197,7 @@ impl Params {
     /// grown as the records' radii grow with depth; never below 1/64 of the largest, so that
     /// `-ar 0` (no lower limit) stays finite.
     pub fn fine_spacing(&self, level: usize) -> f64 {
-        let grow = (1.0 / AVGREFL.powi(level as i32)).sqrt();
+        let grow = radius_growth(AVGREFL.powi(level as i32));
         let rmax = self.aa * self.maxarad;
         (self.aa * self.minarad * grow).max(rmax / 64.0).min(rmax)
     }
@@ -210,13 +212,26 @@ impl Params {
     /// scenes for `rtrace -ab 2`. The office's sensor errors, averaged over 4-6 seeds, moved
     /// within their noise: clear sun MARD 1.58 -> 1.48 %, overcast -aa 0.05 2.03 -> 2.27 %.)
     pub fn first_record_spacing(&self, level: usize) -> f64 {
-        self.aa * self.maxarad / AVGREFL.powi(level as i32).sqrt()
+        self.aa * self.maxarad * radius_growth(AVGREFL.powi(level as i32))
     }
 
     /// Spacing of the coarse geometry points (the next level's origins): `√(r_min · r_max)`.
     pub fn coarse_spacing(&self, level: usize) -> f64 {
         (self.fine_spacing(level) * self.aa * self.maxarad).sqrt()
     }
+}
+
+/// How much larger the radii of records made for rays of weight `wt` are than level 0's:
+/// `wt^-¼`. RADIANCE grows them as `wt^-½`, sizing a deeper level's error to its smaller share
+/// of the value; that holds for noise, but interpolation's error is systematic (a record's
+/// value carried over a curved irradiance field, second order in the radius: `∝ 1/wt` with
+/// RADIANCE's growth), so each level adds the same bias and the sum grows with `-ab`: +1.3 %
+/// at `-ab 5` and +2.4 % at `-ab 8` in the validation office at `-aa 0.2`. With `wt^-¼` a
+/// level's share falls as `√wt`, a geometric series bounded at any `-ab` (+0.7 % at `-ab 8`),
+/// for 30-50 % more build time than RADIANCE's growth (BENCHMARKS.md, "The irradiance cache
+/// on dense grids").
+pub(crate) fn radius_growth(wt: f64) -> f64 {
+    wt.powf(-0.25)
 }
 
 /// Counts and times of one build, per level (level 0 is what primary rays read).
@@ -372,7 +387,7 @@ impl Renderer {
     /// Whether an opaque surface lies within `len` of `org` along `dir` (transparent
     /// materials, `void` and antimatter let the test through, as RADIANCE's leak test does).
     pub(crate) fn occluded(&self, org: DVec3, dir: DVec3, len: f64) -> bool {
-        use crate::material::{LightKind, Material, NormalKind};
+        use crate::material::{LightKind, Material};
         let ray = daylit_geometry::Ray::new(org, dir);
         let tmin = daylit_geometry::FTINY * (1.0 + org.abs().max_element() * 1e-4);
         self.compiled.accel.any_hit_filtered(&ray, tmin, len, |p| {
@@ -392,10 +407,6 @@ impl Renderer {
                     | Material::Mist(_)
                     | Material::Light {
                         kind: LightKind::Illum(_),
-                        ..
-                    }
-                    | Material::Normal {
-                        kind: NormalKind::Trans,
                         ..
                     }
             )

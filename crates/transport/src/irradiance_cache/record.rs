@@ -3,7 +3,7 @@
 //! and its translational and rotational gradients.
 
 use super::{Candidate, Params, AVGREFL};
-use crate::ambient::{division_errors, square_to_disc};
+use crate::ambient::{square_to_disc, supersample_counts};
 use crate::trace::{bright, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
@@ -164,7 +164,7 @@ impl Renderer {
                 ra[1] = p.minarad;
             }
         }
-        let d = 1.0 / wt.abs().sqrt();
+        let d = super::radius_growth(wt.abs());
         ra[0] *= d;
         ra[1] *= d;
         if ra[1] > 2.0 * ra[0] {
@@ -248,17 +248,12 @@ impl Renderer {
         frame: (DVec3, DVec3, DVec3),
         ns: usize,
         sa: &mut [Samp],
-        mut count: usize,
+        count: usize,
         ctx: &mut Ctx,
     ) {
         let b: Vec<f64> = sa.iter().map(|x| bright(x.v)).collect();
-        let err = division_errors(&b, ns, bright(acoef));
-        let mut remaining: f64 = err.iter().sum();
-        for k in 0..ns * ns {
-            if remaining <= FTINY || count == 0 {
-                break;
-            }
-            let n = (err[k] / remaining * count as f64 + ctx.rng.random::<f64>()) as usize;
+        let counts = supersample_counts(&b, ns, count, &mut ctx.rng);
+        for (k, n) in counts.into_iter().enumerate() {
             for _ in 0..n {
                 let Some((v, _, dist)) =
                     self.record_sample(parent, s, rt, acoef, frame, (k / ns, k % ns, ns), ctx)
@@ -271,12 +266,7 @@ impl Renderer {
                 if dist * x.d < 1.0 {
                     x.d = 1.0 / dist;
                 }
-                count -= 1;
-                if count == 0 {
-                    break;
-                }
             }
-            remaining -= err[k];
         }
     }
 }
