@@ -7,6 +7,7 @@
 # MBE_rel and RMSE_rel (`daylit compare`) against the converged RADIANCE picture of
 # validation/goldens/NN/view.hdr (-aa 0, several runs averaged). About 2 minutes on 2 cores.
 #   DAYLIT=path/to/daylit bash bench/cache_pictures.sh
+#   OPTS="-ab 4 -ad 512 -as 128 -aa 0.1 -ar 64" bash bench/cache_pictures.sh   (other options)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 eval "$("$here/scripts/setup-reference.sh" | grep '^export')"
@@ -15,7 +16,7 @@ if [ -z "${DAYLIT:-}" ]; then cargo build --release -q -p daylit --manifest-path
 daylit="${DAYLIT:-$here/target/release/daylit}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-opts="-ab 4 -ad 512 -as 128 -aa 0.2 -ar 64"
+opts=${OPTS:-"-ab 4 -ad 512 -as 128 -aa 0.2 -ar 64"}
 base="-x 128 -y 128 -pa 1 -ps 1 -pj 0 -pt 0 -lr -10 -lw 1e-5 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0"
 err() { "$daylit" compare "$1" "$2" 2>/dev/null | grep -E '^(MBE_rel|RMSE_rel)' | tr '\n' ' '; }
 secs() { local t0=$(date +%s.%N); "$@"; echo "$(date +%s.%N) - $t0" | bc; }

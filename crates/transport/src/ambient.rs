@@ -262,7 +262,13 @@ pub(crate) fn supersample_counts(
 ) -> Vec<usize> {
     supersample_shares(b, ns, count)
         .into_iter()
-        .map(|x| if x > 0.0 { (x + rng.random::<f64>()) as usize } else { 0 })
+        .map(|x| {
+            if x > 0.0 {
+                (x + rng.random::<f64>()) as usize
+            } else {
+                0
+            }
+        })
         .collect()
 }
 
@@ -329,7 +335,13 @@ mod tests {
         let ns = 8;
         // Division k returns 100 with probability p[k], else 1: a patch over a few divisions.
         let p: Vec<f64> = (0..ns * ns)
-            .map(|k| if (k % ns) > 4 && k / ns > 4 { 0.05 } else { 0.0 })
+            .map(|k| {
+                if (k % ns) > 4 && k / ns > 4 {
+                    0.05
+                } else {
+                    0.0
+                }
+            })
             .collect();
         let truth: f64 = p.iter().map(|p| 1.0 + 99.0 * p).sum::<f64>() / (ns * ns) as f64;
         let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
@@ -360,7 +372,13 @@ mod tests {
             own += mean / (ns * ns) as f64;
         }
         let (ours, own) = (ours / trials as f64, own / trials as f64);
-        assert!((ours / truth - 1.0).abs() < 0.01, "ours {ours}, truth {truth}");
-        assert!(own / truth - 1.0 < -0.1, "own-sample choice {own}, truth {truth}");
+        assert!(
+            (ours / truth - 1.0).abs() < 0.01,
+            "ours {ours}, truth {truth}"
+        );
+        assert!(
+            own / truth - 1.0 < -0.1,
+            "own-sample choice {own}, truth {truth}"
+        );
     }
 }
