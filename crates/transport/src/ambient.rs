@@ -229,20 +229,25 @@ fn neighbours(k: usize, ns: usize) -> impl Iterator<Item = usize> {
         .map(move |(a, b)| a as usize * ns + b as usize)
 }
 
-/// Standard deviation of the brightness `b` over the divisions around `k`, leaving out
-/// division `skip` as well.
-fn spread(b: &[f64], k: usize, ns: usize, skip: usize) -> f64 {
-    let (mut n, mut sum, mut sq) = (0.0, 0.0, 0.0);
-    for j in neighbours(k, ns).filter(|&j| j != skip) {
-        n += 1.0;
-        sum += b[j];
-        sq += b[j] * b[j];
+/// Count, sum and sum of squares of brightness over a neighbourhood.
+#[derive(Clone, Copy)]
+struct Moments(f64, f64, f64);
+
+impl Moments {
+    /// Standard deviation (0 below two values).
+    fn sd(self) -> f64 {
+        let Moments(n, sum, sq) = self;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let mean = sum / n;
+        (sq / n - mean * mean).max(0.0).sqrt()
     }
-    if n < 2.0 {
-        return 0.0;
+
+    /// The same without one value `x` of it.
+    fn without(self, x: f64) -> Moments {
+        Moments(self.0 - 1.0, self.1 - x, self.2 - x * x)
     }
-    let mean = sum / n;
-    (sq / n - mean * mean).max(0.0).sqrt()
 }
 
 /// How many super-samples each division of an `ns × ns` hemisphere gets, about `count` in all,
@@ -275,16 +280,25 @@ pub(crate) fn supersample_counts(
 /// The expected super-samples of each division (see [`supersample_counts`]): its neighbours'
 /// spread over the spreads of every division as they would be without its sample.
 fn supersample_shares(b: &[f64], ns: usize, count: usize) -> Vec<f64> {
-    let sd: Vec<f64> = (0..ns * ns).map(|k| spread(b, k, ns, usize::MAX)).collect();
+    let around: Vec<Moments> = (0..ns * ns)
+        .map(|k| {
+            neighbours(k, ns).fold(Moments(0.0, 0.0, 0.0), |m, j| {
+                Moments(m.0 + 1.0, m.1 + b[j], m.2 + b[j] * b[j])
+            })
+        })
+        .collect();
+    let sd: Vec<f64> = around.iter().map(|m| m.sd()).collect();
     let total: f64 = sd.iter().sum();
     (0..ns * ns)
         .map(|k| {
             if sd[k] <= 0.0 {
                 return 0.0;
             }
+            // The total as it would be without division k's sample, which enters only the
+            // neighbourhoods of its neighbours.
             let without_k = total
                 + neighbours(k, ns)
-                    .map(|j| spread(b, j, ns, k) - sd[j])
+                    .map(|j| around[j].without(b[k]).sd() - sd[j])
                     .sum::<f64>();
             if without_k <= FTINY {
                 return 0.0;
