@@ -22,14 +22,7 @@ cd "$here/validation/scenes/06_office_overcast"
 awk 'BEGIN { for (j = 0; j < 54; j++) for (i = 0; i < 24; i++) printf "%.3f %.3f 0.8 0 0 1\n", 0.075 + 0.15 * i, 0.075 + 0.15 * j }' > "$tmp/grid.pts"
 cp sensors.pts "$tmp/s32.pts"
 cp "$here/validation/annual/goldens/gso.wea" "$tmp/gso.wea"
-cat > "$tmp/sender.rad" <<'SKY'
-#@rfluxmtx h=u
-void glow groundglow 0 0 4 1 1 1 0
-groundglow source ground 0 0 4 0 0 -1 180
-#@rfluxmtx h=r1 u=+Y
-void glow skyglow 0 0 4 1 1 1 0
-skyglow source skydome 0 0 4 0 0 1 180
-SKY
+cp "$here/validation/annual/sky_sender.rad" "$tmp/sender.rad"
 opts="-ab 5 -ad $ad -lw 1e-5"
 now() { date +%s.%N; }
 # Two-phase pipeline with program prefix $1 ("" for RADIANCE, "$daylit " for daylit) on sensors

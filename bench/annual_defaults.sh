@@ -19,14 +19,7 @@ seeds=${1:-2}
 gold="$here/validation/annual/goldens"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/sender.rad" <<'SKY'
-#@rfluxmtx h=u
-void glow groundglow 0 0 4 1 1 1 0
-groundglow source ground 0 0 4 0 0 -1 180
-#@rfluxmtx h=r1 u=+Y
-void glow skyglow 0 0 4 1 1 1 0
-skyglow source skydome 0 0 4 0 0 1 180
-SKY
+cp "$here/validation/annual/sky_sender.rad" "$tmp/sender.rad"
 gendaymtx -m 1 -of "$gold/gso.wea" > "$tmp/sky.mtx" 2>/dev/null
 gendaymtx -m 1 -d -of "$gold/gso.wea" > "$tmp/sun.mtx" 2>/dev/null
 now() { date +%s.%N; }

@@ -36,14 +36,7 @@ manifest="$out/MANIFEST.txt"
 
 # The sky sender: the ground as one bin, then the sky in Reinhart MF:1 (Tregenza) bins, +Y north:
 # 146 columns in gendaymtx's row order.
-cat > "$tmp/sender.rad" <<'SKY'
-#@rfluxmtx h=u
-void glow groundglow 0 0 4 1 1 1 0
-groundglow source ground 0 0 4 0 0 -1 180
-#@rfluxmtx h=r1 u=+Y
-void glow skyglow 0 0 4 1 1 1 0
-skyglow source skydome 0 0 4 0 0 1 180
-SKY
+cp "$here/sky_sender.rad" "$tmp/sender.rad"
 
 gendaymtx -m 1 "$out/gso.wea" > "$tmp/sky.mtx" 2>/dev/null
 

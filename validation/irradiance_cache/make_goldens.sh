@@ -6,6 +6,7 @@
 #   validation/irradiance_cache/make_goldens.sh --aa-only  (only the -aa 0.05 / 0.2 sensor runs)
 #   validation/irradiance_cache/make_goldens.sh --runs-005 (only runs 2-4 at -aa 0.05)
 #   validation/irradiance_cache/make_goldens.sh --runs-02  (only runs 2-4 at -aa 0.2)
+#   validation/irradiance_cache/make_goldens.sh --dense    (only the dense grid, below)
 #
 # Writes goldens/NN_name/irradiance.txt (raw `rtrace -h -I+ -ov`) and illuminance.txt (lux), and
 # goldens/MANIFEST.txt with the command lines and wall times. These are not references: the
@@ -54,6 +55,41 @@ more_runs() {
     echo "$case -aa $aa run $k: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST_aa.txt"
   done
 }
+# The dense grid of issue 20 in the clear-sun office: 1219 upward sensors at desk height, 0.15 m
+# apart (goldens/07_office_clear_sun/dense_grid.pts), at DENSE_OPTS. dense_converged.txt: the
+# mean of two runs without a cache (-aa 0 -ad 8192 -as 0 -lw 1e-6, -n 2); dense_aa0.1_run<k>.txt,
+# k = 1..4: RADIANCE's lazy cache at DENSE_OPTS (lux, one value a line). About 6 minutes.
+DENSE_OPTS="-ab 5 -ad 1024 -as 256 -aa 0.1 -ar 256 -lw 1e-4 -lr -10 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0"
+dense() {
+  local case=07_office_clear_sun k t0 t1
+  local s="$root/validation/scenes/$case" g="$out/07_office_clear_sun"
+  local lux='{printf "%.6g\n", 179*(0.265*$1+0.670*$2+0.065*$3)}'
+  (cd "$s" && oconv sky.rad scene.rad > "$tmp/$case.oct")
+  python3 -c "
+for i in range(23):
+    for j in range(53):
+        print('%.2f %.2f 0.8 0 0 1' % (0.15 + 0.15 * i, 0.15 + 0.15 * j))" > "$g/dense_grid.pts"
+  local conv=${DENSE_OPTS/-ad 1024 -as 256 -aa 0.1/-ad 8192 -as 0 -aa 0}
+  conv=${conv/-lw 1e-4/-lw 1e-6}
+  echo "# dense grid: rtrace -h -I+ -ov $conv -n 2 -u+ \$OCT < dense_grid.pts (twice, averaged); rtrace -h -I+ -ov $DENSE_OPTS -u+ \$OCT < dense_grid.pts (runs 1-4)" >> "$out/MANIFEST_aa.txt"
+  for k in 1 2; do
+    t0=$(date +%s.%N)
+    (cd "$s" && rtrace -h -I+ -ov $conv -n 2 -u+ "$tmp/$case.oct" < "$g/dense_grid.pts" | awk "$lux" > "$tmp/conv$k.txt")
+    t1=$(date +%s.%N)
+    echo "$case dense grid converged run $k: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST_aa.txt"
+  done
+  paste "$tmp/conv1.txt" "$tmp/conv2.txt" | awk '{printf "%.6g\n", ($1 + $2) / 2}' > "$g/dense_converged.txt"
+  for k in 1 2 3 4; do
+    t0=$(date +%s.%N)
+    (cd "$s" && rtrace -h -I+ -ov $DENSE_OPTS -u+ "$tmp/$case.oct" < "$g/dense_grid.pts" | awk "$lux" > "$g/dense_aa0.1_run$k.txt")
+    t1=$(date +%s.%N)
+    echo "$case dense grid -aa 0.1 run $k: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST_aa.txt"
+  done
+}
+if [ "${1:-}" = "--dense" ]; then
+  dense
+  exit 0
+fi
 if [ "${1:-}" = "--aa-only" ]; then
   extra_aa
   more_runs 0.05
@@ -94,3 +130,6 @@ t1=$(date +%s.%N)
 echo "# rpict -vf view.vf $PICT \$OCT > view.hdr" >> "$out/MANIFEST.txt"
 echo "$case picture: wall $(echo "$t1 - $t0" | bc) s" >> "$out/MANIFEST.txt"
 extra_aa
+more_runs 0.05
+more_runs 0.2
+dense

@@ -75,11 +75,26 @@ fn errors(got: &[f64], reference: &[f64]) -> (f64, f64) {
     )
 }
 
+/// Mean relative error.
+fn bias(got: &[f64], reference: &[f64]) -> f64 {
+    got.iter()
+        .zip(reference)
+        .map(|(g, r)| g / r - 1.0)
+        .sum::<f64>()
+        / got.len() as f64
+}
+
 /// daylit's cached illuminance at the sensors of `case` with `opts`, and the final gathers
 /// at level 0.
 fn cached_sensors(case: &str, opts: &str, seed: u64) -> (Vec<f64>, u64) {
+    let pts = root().join("scenes").join(case).join("sensors.pts");
+    cached_sensors_at(case, &pts, opts, seed)
+}
+
+/// The same for the sensors of the file `pts`.
+fn cached_sensors_at(case: &str, pts: &Path, opts: &str, seed: u64) -> (Vec<f64>, u64) {
     let mut r = renderer_seeded(case, opts, Options::rtrace(), seed);
-    let pts: Vec<(DVec3, DVec3)> = numbers(&root().join("scenes").join(case).join("sensors.pts"))
+    let pts: Vec<(DVec3, DVec3)> = numbers(pts)
         .iter()
         .map(|p| {
             (
@@ -116,13 +131,6 @@ fn check_sensors(case: &str, aa: &str, goldens: &[&str], seeds: &[u64], margin: 
         .iter()
         .map(|l| l[0])
         .collect();
-    let bias = |v: &[f64]| {
-        v.iter()
-            .zip(&reference)
-            .map(|(g, r)| g / r - 1.0)
-            .sum::<f64>()
-            / v.len() as f64
-    };
     let mean = |e: &[(f64, f64, f64)]| {
         let n = e.len() as f64;
         e.iter().fold((0.0, 0.0, 0.0), |a, x| {
@@ -137,7 +145,7 @@ fn check_sensors(case: &str, aa: &str, goldens: &[&str], seeds: &[u64], margin: 
                 .map(|l| l[0])
                 .collect();
             let (m, p) = errors(&v, &reference);
-            (m, p, bias(&v))
+            (m, p, bias(&v, &reference))
         })
         .collect();
     let daylit: Vec<(f64, f64, f64)> = seeds
@@ -149,9 +157,9 @@ fn check_sensors(case: &str, aa: &str, goldens: &[&str], seeds: &[u64], margin: 
                 "{case} -aa {aa} seed {seed}: daylit MARD {:.2}% p95 {:.2}% bias {:.2}% ({gathers} sensors gathered)",
                 100.0 * m,
                 100.0 * p,
-                100.0 * bias(&got)
+                100.0 * bias(&got, &reference)
             );
-            (m, p, bias(&got))
+            (m, p, bias(&got, &reference))
         })
         .collect();
     let (d_mard, d_p95, d_bias) = mean(&daylit);
@@ -248,6 +256,63 @@ fn office_clear_sun_sensors() {
         &["illuminance.txt"],
         &[1, 2, 3, 4, 5, 6],
         NO_WORSE,
+    );
+}
+
+/// Options of the dense-grid goldens (make_goldens.sh --dense: DENSE_OPTS).
+const DENSE_OPTS: &str =
+    "-ab 5 -ad 1024 -as 256 -aa 0.1 -ar 256 -lw 1e-4 -lr -10 -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0";
+
+/// Issue 20, item 2: 1219 sensors 0.15 m apart in the clear-sun office, where the cache used to
+/// read 2 % low (its super-sampling was biased). Against RADIANCE's converged grid (two runs
+/// without a cache averaged), daylit's MARD over two seeds must not exceed that of RADIANCE's
+/// lazy cache over four runs at the same options, and daylit's mean error must stay within
+/// ±1 % (the converged grid carries about ±0.2 % of its own in the mean).
+/// Measured: daylit MARD 1.22/1.24 %, bias −0.15/−0.69 % (seeds 1, 2; before the fix 2.05/2.11 %,
+/// −1.8/−1.9 %); RADIANCE 1.96/3.04/2.21/2.66 %, bias +1.7 to +2.9 %.
+#[test]
+fn dense_grid_no_worse_than_radiance() {
+    let case = "07_office_clear_sun";
+    let gold = root().join("irradiance_cache/goldens").join(case);
+    let column = |f: &str| -> Vec<f64> { numbers(&gold.join(f)).iter().map(|l| l[0]).collect() };
+    let reference = column("dense_converged.txt");
+    let radiance: Vec<f64> = (1..=4)
+        .map(|k| errors(&column(&format!("dense_aa0.1_run{k}.txt")), &reference).0)
+        .collect();
+    let r_mard = radiance.iter().sum::<f64>() / radiance.len() as f64;
+    let mut d_mard = 0.0;
+    for seed in [1, 2] {
+        let (got, _) = cached_sensors_at(case, &gold.join("dense_grid.pts"), DENSE_OPTS, seed);
+        assert_eq!(got.len(), reference.len());
+        let (m, p) = errors(&got, &reference);
+        let b = bias(&got, &reference);
+        eprintln!(
+            "dense grid seed {seed}: daylit MARD {:.2}% p95 {:.2}% bias {:+.2}%",
+            100.0 * m,
+            100.0 * p,
+            100.0 * b
+        );
+        assert!(
+            b.abs() <= 0.01,
+            "dense grid seed {seed}: bias {:+.2}%",
+            100.0 * b
+        );
+        d_mard += m / 2.0;
+    }
+    eprintln!(
+        "dense grid: daylit MARD {:.2}% (2 seeds), RADIANCE lazy cache {:.2}% (4 runs: {:?})",
+        100.0 * d_mard,
+        100.0 * r_mard,
+        radiance
+            .iter()
+            .map(|m| (1e4 * m).round() / 100.0)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        d_mard <= r_mard,
+        "dense grid: MARD {:.2}% against RADIANCE's {:.2}%",
+        100.0 * d_mard,
+        100.0 * r_mard
     );
 }
 
