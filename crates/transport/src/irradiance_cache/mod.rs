@@ -20,8 +20,8 @@
 //! a record covers `-aa × radius`; deeper bounces (weight `0.5^level`) get radii `weight^-¼`
 //! larger, not RADIANCE's `weight^-½` ([`radius_growth`]). Hemisphere super-samples go where
 //! neighbouring divisions differ, chosen so as not to bias the mean
-//! (`ambient::supersample_counts`). Random numbers come from the seed and each point's place in its list,
-//! so a build is the same on any number of threads.
+//! (`ambient::supersample_counts`). Random numbers come from the seed and each point's place
+//! in its list, so a build is the same on any number of threads.
 
 pub mod file;
 pub mod lookup;
@@ -384,8 +384,10 @@ impl Renderer {
         None
     }
 
-    /// Whether an opaque surface lies within `len` of `org` along `dir` (transparent
-    /// materials, `void` and antimatter let the test through, as RADIANCE's leak test does).
+    /// Whether an opaque surface lies within `len` of `org` along `dir` (see-through
+    /// materials, `void` and antimatter let the test through, as RADIANCE's leak test does;
+    /// unlike RADIANCE, `trans` stops it as its siblings do, since the light on its two sides
+    /// differs: a translucent partition otherwise lets records light the room behind it).
     pub(crate) fn occluded(&self, org: DVec3, dir: DVec3, len: f64) -> bool {
         use crate::material::{LightKind, Material};
         let ray = daylit_geometry::Ray::new(org, dir);
