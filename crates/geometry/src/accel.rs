@@ -384,6 +384,12 @@ impl Accel {
         self.shapes.len() + self.placed.iter().map(|p| p.len() as usize).sum::<usize>()
     }
 
+    /// Number of shapes given to [`Accel::build`]: ids below this are in world coordinates,
+    /// the placements' ids follow.
+    pub fn own_len(&self) -> usize {
+        self.shapes.len()
+    }
+
     /// Adds placements of shared hierarchies, each given the ids from its `base()` on, which
     /// must continue from [`Accel::len`] in order. They are tested on every ray that crosses
     /// their box, so they pay for a few large meshes placed many times, not for many small

@@ -60,6 +60,11 @@ impl Renderer {
             return aval * o.av;
         }
         let back = nrm.dot(s.normal) < 0.0;
+        if o.daylit_ambient() {
+            return self
+                .portal_hemisphere(aval, r, s, back, ctx)
+                .unwrap_or(aval * o.av);
+        }
         let mut divisions = 1.0;
         if o.aa > 0.0 && (ctx.collect.is_some() || ctx.cache.is_some()) {
             if let Some(v) = self.cached_ambient(aval, r, s, nrm, back, ctx) {

@@ -11,6 +11,7 @@
 //! primary ray, so the same seed gives the same output on any number of threads.
 
 pub mod ambient;
+mod ambient_mis;
 pub mod ashik2;
 pub mod brtdfunc;
 pub mod clip;
@@ -24,6 +25,7 @@ pub mod mist;
 pub mod normal;
 pub mod options;
 pub mod picture;
+pub mod portals;
 pub mod prism;
 pub mod source;
 pub mod spectral;
@@ -129,6 +131,8 @@ pub struct Renderer {
     pub(crate) contrib: Option<Box<contrib::ContribTable>>,
     pub(crate) pattern_pool: Vec<PrimId>,
     pub(crate) cache: Option<std::sync::Arc<irradiance_cache::IrradianceCache>>,
+    /// The windows `-aa 0` ambient sampling aims at (see [`portals`]).
+    pub(crate) portals: portals::Portals,
 }
 
 impl Renderer {
@@ -173,6 +177,40 @@ impl Renderer {
             .collect();
         let sources = source::find_sources(&scene, &compiled, &mods, opts.dr);
         let source_mods = sources.iter().map(|s| resolve(s.modifier, true)).collect();
+        // Suns, and suns mirrored into the room, for the `-aa 0` estimator's sun patches.
+        let beams: Vec<portals::Beam> = sources
+            .iter()
+            .filter(|s| !s.skip)
+            .filter_map(|s| {
+                let source::SourceGeom::Distant { dir, omega, .. } = s.geom else {
+                    return None;
+                };
+                if omega >= 1e-3 {
+                    return None;
+                }
+                let mirror = match &s.relay {
+                    None => None,
+                    Some(r) => match sources[r.parent].geom {
+                        source::SourceGeom::Distant { dir: sun, .. }
+                            if sources[r.parent].relay.is_none() =>
+                        {
+                            Some((r.mirror, sun))
+                        }
+                        _ => return None,
+                    },
+                };
+                Some(portals::Beam { dir, mirror })
+            })
+            .collect();
+        let is_window = |i: u32| {
+            shape_mods[i as usize].material.is_some_and(|m| {
+                matches!(
+                    mods.material(m),
+                    material::Material::Glass { .. } | material::Material::Dielectric { .. }
+                )
+            })
+        };
+        let portals = portals::Portals::find(&compiled.accel, is_window, &beams);
         let mut renderer = Renderer {
             scene,
             compiled,
@@ -184,6 +222,7 @@ impl Renderer {
             contrib: None,
             pattern_pool,
             cache: None,
+            portals,
         };
         mist::resolve_lights(&mut renderer)?;
         Ok(renderer)

@@ -60,6 +60,11 @@ pub struct Options {
     pub ms: f64,
     /// Seed of the random sequences (daylit's addition: same seed, same output).
     pub seed: u64,
+    /// `--radiance-ambient` (daylit's addition): at `-aa 0`, RADIANCE's own ambient estimator
+    /// (cosine-weighted hemispheres, `-as` super-samples, rays below `-lw` ended when `-lr`
+    /// is above 0) instead of daylit's, which also aims samples at the windows and continues
+    /// weak rays by Russian roulette. For reference runs.
+    pub radiance_ambient: bool,
 }
 
 impl Options {
@@ -92,7 +97,13 @@ impl Options {
             mg: 0.0,
             ms: 0.0,
             seed: 0,
+            radiance_ambient: false,
         }
+    }
+
+    /// Does `-aa 0` use daylit's ambient estimator (windows as portals, Russian roulette)?
+    pub fn daylit_ambient(&self) -> bool {
+        self.aa <= 0.0 && !self.radiance_ambient
     }
 
     /// `rpict`'s defaults in RADIANCE 6.0a.
@@ -178,6 +189,10 @@ impl Options {
                 _ => None,
             }
         };
+        if a == "--radiance-ambient" {
+            self.radiance_ambient = true;
+            return Ok(1);
+        }
         if let Some(v) = switch("-i", self.irradiance) {
             self.irradiance = v;
             return Ok(1);

@@ -211,9 +211,10 @@ impl Renderer {
             return Some((r, c));
         }
         let o = &self.opts;
-        if o.lr <= 0 && coef.is_some() {
-            // Russian roulette, with a hard limit when -lr is negative.
-            if o.lr < 0 && r.level > (-o.lr) as u32 {
+        if (o.lr <= 0 || o.daylit_ambient()) && coef.is_some() {
+            // Russian roulette, with a hard limit at |-lr| unless it is 0. daylit's `-aa 0`
+            // estimator always uses it: ending rays below `-lw` loses their light.
+            if o.lr != 0 && r.level > o.lr.unsigned_abs() {
                 return None;
             }
             if r.weight >= o.lw {
