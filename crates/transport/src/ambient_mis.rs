@@ -150,21 +150,24 @@ impl Renderer {
             let z = (1.0 - x * x - y * y).max(0.0).sqrt();
             (ux * x + uy * y + normal * z).normalize()
         };
-        let window =
-            |sel: &Selection, ctx: &mut Ctx| self.portals.sample(sel, s.point, accel, &mut ctx.rng);
-        let patch = |sel: &Selection, ctx: &mut Ctx| {
-            self.portals.sample_patch(sel, s.point, accel, &mut ctx.rng)
+        let window = |sel: &Selection, xv: (f64, f64), ctx: &mut Ctx| {
+            self.portals.sample(sel, s.point, accel, xv, &mut ctx.rng)
+        };
+        let patch = |sel: &Selection, xv: (f64, f64), ctx: &mut Ctx| {
+            self.portals
+                .sample_patch(sel, s.point, accel, xv, &mut ctx.rng)
         };
         if plan.mixture {
             let x = ctx.rng.random::<f64>();
+            let xv = (ctx.rng.random::<f64>(), ctx.rng.random::<f64>());
             if x < plan.n[0] {
                 let dir = cosine(0, 0, ctx);
                 take(dir, None, ctx);
             } else if x < plan.n[0] + plan.n[1] {
-                if let Some(dir) = window(plan.windows?, ctx) {
+                if let Some(dir) = window(plan.windows?, xv, ctx) {
                     take(dir, None, ctx);
                 }
-            } else if let Some(l) = patch(plan.patches?, ctx) {
+            } else if let Some(l) = patch(plan.patches?, xv, ctx) {
                 take(l.dir, Some((l.prim, l.dist)), ctx);
             }
         } else {
@@ -175,15 +178,15 @@ impl Renderer {
                 }
             }
             if let Some(sel) = plan.windows {
-                for _ in 0..plan.n[1] as usize {
-                    if let Some(dir) = window(sel, ctx) {
+                for xv in latin_hypercube(plan.n[1] as usize, &mut ctx.rng) {
+                    if let Some(dir) = window(sel, xv, ctx) {
                         take(dir, None, ctx);
                     }
                 }
             }
             if let Some(sel) = plan.patches {
-                for _ in 0..plan.n[2] as usize {
-                    if let Some(l) = patch(sel, ctx) {
+                for xv in latin_hypercube(plan.n[2] as usize, &mut ctx.rng) {
+                    if let Some(l) = patch(sel, xv, ctx) {
                         take(l.dir, Some((l.prim, l.dist)), ctx);
                     }
                 }
@@ -191,4 +194,23 @@ impl Renderer {
         }
         Some(sum)
     }
+}
+
+/// `n` points of the unit square, one in each row and each column of an `n × n` grid (a Latin
+/// hypercube): each point is uniform, so the estimate stays unbiased, and together they spread
+/// the aimed samples over the windows as the cosine strata spread the others.
+fn latin_hypercube(n: usize, rng: &mut impl Rng) -> Vec<(f64, f64)> {
+    let mut columns: Vec<usize> = (0..n).collect();
+    for k in (1..n).rev() {
+        columns.swap(k, rng.random_range(0..=k));
+    }
+    columns
+        .into_iter()
+        .enumerate()
+        .map(|(row, col)| {
+            let x = (row as f64 + rng.random::<f64>()) / n as f64;
+            let v = (col as f64 + rng.random::<f64>()) / n as f64;
+            (x, v)
+        })
+        .collect()
 }

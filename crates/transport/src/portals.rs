@@ -76,13 +76,14 @@ impl Aperture {
         })
     }
 
-    /// A point drawn uniformly on the aperture (rejection from its bounding rectangle).
-    fn point(&self, accel: &Accel, rng: &mut impl Rng) -> Option<DVec3> {
+    /// A point drawn uniformly on the aperture: `(u, v)` in its bounding rectangle if that is
+    /// inside, else by rejection (either way uniform, so `(u, v)` may come from a stratum).
+    fn point(&self, accel: &Accel, (u, v): (f64, f64), rng: &mut impl Rng) -> Option<DVec3> {
         let shape = accel.shape(self.shape);
-        (0..MAX_TRIES).find_map(|_| {
-            let q = self.corner + self.eu * rng.random::<f64>() + self.ev * rng.random::<f64>();
-            inside(shape, q, self.normal).then_some(q)
-        })
+        let at = |u: f64, v: f64| self.corner + self.eu * u + self.ev * v;
+        std::iter::once(at(u, v))
+            .chain((1..MAX_TRIES).map(|_| at(rng.random::<f64>(), rng.random::<f64>())))
+            .find(|&q| inside(shape, q, self.normal))
     }
 
     /// Selection weight seen from `p` on the side `n` faces: about the projected solid angle
@@ -275,15 +276,18 @@ impl Portals {
     }
 
     /// A direction from `p` towards a point drawn uniformly on one of the selected windows;
-    /// `None` when the draw failed (counted as a dark sample).
+    /// `None` when the draw failed (counted as a dark sample). `(x, v)`, uniform in the unit
+    /// square, choose the window and the point (stratified by the caller).
     pub(crate) fn sample(
         &self,
         sel: &Selection,
         p: DVec3,
         accel: &Accel,
+        (x, v): (f64, f64),
         rng: &mut impl Rng,
     ) -> Option<DVec3> {
-        let q = self.windows[pick(sel, rng)].point(accel, rng)?;
+        let (k, u) = pick(sel, x);
+        let q = self.windows[k].point(accel, (u, v), rng)?;
         (q - p).try_normalize()
     }
 
@@ -306,16 +310,18 @@ impl Portals {
     }
 
     /// A direction from `p` to where the beam through a point drawn on a selected patch's
-    /// aperture lands, with that landing.
+    /// aperture lands, with that landing; `(x, v)` as for [`Portals::sample`].
     pub(crate) fn sample_patch(
         &self,
         sel: &Selection,
         p: DVec3,
         accel: &Accel,
+        (x, v): (f64, f64),
         rng: &mut impl Rng,
     ) -> Option<Landing> {
-        let sp = &self.patches[pick(sel, rng)];
-        let q = sp.aperture.point(accel, rng)?;
+        let (k, u) = pick(sel, x);
+        let sp = &self.patches[k];
+        let q = sp.aperture.point(accel, (u, v), rng)?;
         let h = self.land(accel, &sp.aperture, q, sp.dir)?;
         let d = h.point - p;
         let dist = d.length();
@@ -389,16 +395,16 @@ fn normalise(mut items: Vec<(usize, f64)>) -> Option<Selection> {
     Some(Selection { items })
 }
 
-/// An item of `sel` drawn by its probability.
-fn pick(sel: &Selection, rng: &mut impl Rng) -> usize {
-    let mut x = rng.random::<f64>();
+/// The item of `sel` that `x` (uniform in [0, 1)) falls on by the items' probabilities, and
+/// where in its share it fell (again uniform in [0, 1)).
+fn pick(sel: &Selection, mut x: f64) -> (usize, f64) {
     for &(k, prob) in &sel.items {
         if x < prob {
-            return k;
+            return (k, (x / prob).min(1.0 - f64::EPSILON));
         }
         x -= prob;
     }
-    sel.items[sel.items.len() - 1].0
+    (sel.items[sel.items.len() - 1].0, 0.5)
 }
 
 /// Is `q`, a point in the plane of `shape`, inside it?
