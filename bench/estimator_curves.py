@@ -31,11 +31,11 @@ PROGRAMS = os.environ.get('PROGRAMS', 'rtrace rcontrib').split()
 SKY = os.path.join(HERE, 'validation/annual/sky_sender.rad')
 
 RTRACE = {  # option set -> (RADIANCE -ad sweep, daylit -ad sweep)
-    '-ab 8 -as 0 -lr -10 -lw 1e-6': ([512, 1024, 2048, 4096], [64, 128, 256, 512, 1024, 2048]),
+    '-ab 8 -as 0 -lr -10 -lw 1e-6': ([512, 1024, 2048, 4096], [64, 128, 256, 512, 1024, 2048, 4096]),
     '-ab 5 -as 256 -lr -10 -lw 1e-4': ([512, 1024, 2048, 4096], [64, 128, 256, 512, 1024, 2048]),
 }
 RCONTRIB = {
-    '-ab 8 -lw 1e-6': ([1024, 2048, 4096, 8192], [128, 256, 512, 1024, 2048, 4096]),
+    '-ab 8 -lw 1e-6': ([1024, 2048, 4096, 8192], [64, 128, 256, 512, 1024, 2048, 4096]),
 }
 
 

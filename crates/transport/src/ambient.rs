@@ -1,7 +1,9 @@
 //! The ambient (indirect diffuse) component without a cache, as RADIANCE computes it with
-//! `-aa 0`: a stratified, cosine-weighted hemisphere of about `-ad × weight` samples (fewer for
-//! deeper, weaker rays), then `-as × weight` super-samples placed where neighbouring divisions
-//! differ most. Beyond `-ab` bounces the ambient value `-av` is used.
+//! `-aa 0` (daylit's own estimator, [`crate::ambient_mis`], is the default there; this one runs
+//! with `--radiance-ambient` and fills the irradiance cache's gaps): a stratified,
+//! cosine-weighted hemisphere of about `-ad × weight` samples (fewer for deeper, weaker rays),
+//! then `-as × weight` super-samples placed where neighbouring divisions differ most. Beyond
+//! `-ab` bounces the ambient value `-av` is used.
 
 use crate::irradiance_cache::AVGREFL;
 use crate::trace::{rtype::*, RayState, Surf};

@@ -1,12 +1,13 @@
 //! daylit's ambient estimator for `-aa 0`. The budget is RADIANCE's (about `-ad × weight`
 //! hemisphere samples, plus `-as × weight` on hemispheres large enough for RADIANCE to
 //! super-sample, fewer where `-lw` would end the rays), but half the samples aim at the
-//! windows ([`crate::portals`]) and every sample is weighted by the balance heuristic
-//! against both ways it could have been drawn, so the estimate stays unbiased and the light
-//! through small windows no longer rests on the few cosine samples that find them. A
-//! hemisphere of a single sample draws it from the even mixture of the two. Weak rays go on
-//! by Russian roulette instead of ending at `-lw` (see `Renderer::spawn`).
-//! `--radiance-ambient` gives RADIANCE's own estimator ([`crate::ambient`]).
+//! windows and at the sun patches ([`crate::portals`]), spread over them by a Latin
+//! hypercube, and every sample is weighted by the balance heuristic against all the ways it
+//! could have been drawn, so the estimate stays unbiased and the light through small windows
+//! no longer rests on the few cosine samples that find them. A hemisphere of a single sample
+//! draws it from the mixture of the strategies. Weak rays go on by Russian roulette instead
+//! of ending at `-lw` (see `Renderer::spawn`). `--radiance-ambient` gives RADIANCE's own
+//! estimator ([`crate::ambient`]).
 
 use crate::ambient::square_to_disc;
 use crate::portals::Selection;

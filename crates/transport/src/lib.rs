@@ -11,7 +11,7 @@
 //! primary ray, so the same seed gives the same output on any number of threads.
 
 pub mod ambient;
-mod ambient_mis;
+pub mod ambient_mis;
 pub mod ashik2;
 pub mod brtdfunc;
 pub mod clip;
