@@ -19,7 +19,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 #[command(disable_help_flag = true)]
 pub struct Args {
-    /// RADIANCE rpict options (views, -x -y -pa -pj, rendering options, -seed N), then the
+    /// RADIANCE rpict options (views, -x -y -pa -pj, rendering options, -seed N,
+    /// --radiance-ambient for RADIANCE's own -aa 0 estimator), then the
     /// scene (an octree from `daylit oconv`, or scene files). The picture goes to standard
     /// output, or to `-o file`. `-S n -o frame%03d.hdr` renders a sequence of views read from
     /// standard input (a line of -v options each), all from one irradiance cache.

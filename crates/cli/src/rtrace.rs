@@ -15,7 +15,9 @@ use std::process::ExitCode;
 /// Arguments of `daylit rtrace`, written as RADIANCE's rtrace takes them.
 #[derive(clap::Args)]
 pub struct Args {
-    /// RADIANCE rtrace options, then the scene (an octree from `daylit oconv`, or scene files).
+    /// RADIANCE rtrace options (with `-seed N`, and `--radiance-ambient` for RADIANCE's own
+    /// `-aa 0` estimator instead of daylit's), then the scene (an octree from `daylit oconv`,
+    /// or scene files).
     #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
     args: Vec<String>,
 }
