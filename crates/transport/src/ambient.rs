@@ -62,7 +62,9 @@ impl Renderer {
             return aval * o.av;
         }
         let back = nrm.dot(s.normal) < 0.0;
-        if o.daylit_ambient() {
+        // Without a cache (`-aa 0`, and rcontrib and the annual runs, which never build one):
+        // daylit's estimator unless RADIANCE's is asked for.
+        if !o.radiance_ambient && ctx.cache.is_none() && ctx.collect.is_none() {
             return self
                 .portal_hemisphere(aval, r, s, back, ctx)
                 .unwrap_or(aval * o.av);

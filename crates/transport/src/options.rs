@@ -60,7 +60,7 @@ pub struct Options {
     pub ms: f64,
     /// Seed of the random sequences (daylit's addition: same seed, same output).
     pub seed: u64,
-    /// `--radiance-ambient` (daylit's addition): at `-aa 0`, RADIANCE's own ambient estimator
+    /// `--radiance-ambient` (daylit's addition): without a cache, RADIANCE's own ambient estimator
     /// (cosine-weighted hemispheres, `-as` super-samples, rays below `-lw` ended when `-lr`
     /// is above 0) instead of daylit's, which also aims samples at the windows and continues
     /// weak rays by Russian roulette. For reference runs.
@@ -101,8 +101,9 @@ impl Options {
         }
     }
 
-    /// Does `-aa 0` use daylit's ambient estimator (windows as portals, Russian roulette)?
-    pub fn daylit_ambient(&self) -> bool {
+    /// Do rays go on by Russian roulette below `-lw` whatever `-lr` says? daylit's estimator
+    /// does so at `-aa 0`, where ending them would lose their light.
+    pub fn daylit_roulette(&self) -> bool {
         self.aa <= 0.0 && !self.radiance_ambient
     }
 

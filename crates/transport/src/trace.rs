@@ -211,7 +211,7 @@ impl Renderer {
             return Some((r, c));
         }
         let o = &self.opts;
-        if (o.lr <= 0 || o.daylit_ambient()) && coef.is_some() {
+        if (o.lr <= 0 || o.daylit_roulette()) && coef.is_some() {
             // Russian roulette, with a hard limit at |-lr| unless it is 0. daylit's `-aa 0`
             // estimator always uses it: ending rays below `-lw` loses their light.
             if o.lr != 0 && r.level > o.lr.unsigned_abs() {
