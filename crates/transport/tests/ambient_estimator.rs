@@ -9,8 +9,11 @@
 //! by reflection, are up to 1.4× noisier than the RADIANCE estimator's in magnitude-weighted
 //! RMS: half the cosine samples go to the windows.)
 
+mod common;
+
+use common::numbers;
 use daylit_compile::compile;
-use daylit_scene::{load_scene, load_scene_then_text, LoadOptions};
+use daylit_scene::{load_scene_then_text, LoadOptions};
 use daylit_transport::contrib::{BinRay, ContribModifier, ContribSpec};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
@@ -44,27 +47,17 @@ fn lux(v: DVec3) -> f64 {
     179.0 * (0.265 * v.x + 0.670 * v.y + 0.065 * v.z)
 }
 
-fn numbers(path: &Path) -> Vec<Vec<f64>> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-        .collect()
-}
-
 /// Illuminance at the room's sensors, one run.
 fn run(case: &str, radiance: bool, seed: u64) -> Vec<f64> {
     let dir = validation().join("scenes").join(case);
-    let files: Vec<PathBuf> = std::fs::read_to_string(dir.join("scene_files.txt"))
-        .unwrap()
-        .split_whitespace()
-        .map(|f| dir.join(f))
-        .collect();
-    let scene = load_scene(&files, &LoadOptions::default()).unwrap();
-    let compiled = compile(&scene);
-    let raypath = daylit_cal::RayPath::new([&dir]);
-    let r = Renderer::new(scene, compiled, options(OPTS, radiance, seed), &raypath).unwrap();
+    let files = std::fs::read_to_string(dir.join("scene_files.txt")).unwrap();
+    let files: Vec<&str> = files.split_whitespace().collect();
+    let opts = if radiance {
+        format!("{OPTS} --radiance-ambient")
+    } else {
+        OPTS.to_string()
+    };
+    let r = common::renderer(&dir, &files, &opts, seed);
     let pts = numbers(&dir.join("sensors.pts"));
     pts.par_iter()
         .enumerate()

@@ -1,5 +1,7 @@
 //! What the RADIANCE-golden tests of the transport share: reading number files, building a
 //! renderer from scene files and rtrace options, and tracing a list of rays.
+// Each test binary compiles its own copy and uses only some of these.
+#![allow(dead_code)]
 
 use daylit_compile::compile;
 use daylit_scene::{load_scene, LoadOptions};
