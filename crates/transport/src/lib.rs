@@ -131,7 +131,7 @@ pub struct Renderer {
     pub(crate) contrib: Option<Box<contrib::ContribTable>>,
     pub(crate) pattern_pool: Vec<PrimId>,
     pub(crate) cache: Option<std::sync::Arc<irradiance_cache::IrradianceCache>>,
-    /// The windows `-aa 0` ambient sampling aims at (see [`portals`]).
+    /// The windows and sun patches ambient sampling without a cache aims at (see [`portals`]).
     pub(crate) portals: portals::Portals,
 }
 
@@ -177,31 +177,6 @@ impl Renderer {
             .collect();
         let sources = source::find_sources(&scene, &compiled, &mods, opts.dr);
         let source_mods = sources.iter().map(|s| resolve(s.modifier, true)).collect();
-        // Suns, and suns mirrored into the room, for the `-aa 0` estimator's sun patches.
-        let beams: Vec<portals::Beam> = sources
-            .iter()
-            .filter(|s| !s.skip)
-            .filter_map(|s| {
-                let source::SourceGeom::Distant { dir, omega, .. } = s.geom else {
-                    return None;
-                };
-                if omega >= 1e-3 {
-                    return None;
-                }
-                let mirror = match &s.relay {
-                    None => None,
-                    Some(r) => match sources[r.parent].geom {
-                        source::SourceGeom::Distant { dir: sun, .. }
-                            if sources[r.parent].relay.is_none() =>
-                        {
-                            Some((r.mirror, sun))
-                        }
-                        _ => return None,
-                    },
-                };
-                Some(portals::Beam { dir, mirror })
-            })
-            .collect();
         let is_window = |i: u32| {
             shape_mods[i as usize].material.is_some_and(|m| {
                 matches!(
@@ -210,7 +185,8 @@ impl Renderer {
                 )
             })
         };
-        let portals = portals::Portals::find(&compiled.accel, is_window, &beams);
+        let portals =
+            portals::Portals::find(&compiled.accel, is_window, &portals::Beam::suns(&sources));
         let mut renderer = Renderer {
             scene,
             compiled,

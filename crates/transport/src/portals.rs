@@ -12,6 +12,7 @@
 //! carried along the beam to where it lands (through other windows), and the density of a
 //! direction is known from where its ray lands (the parallel projection's area ratio).
 
+use crate::source::{Source, SourceGeom};
 use daylit_geometry::{Accel, Hit, Ray, Shape, FTINY};
 use glam::DVec3;
 use rand::Rng;
@@ -110,6 +111,31 @@ pub struct Beam {
     pub dir: DVec3,
     /// For a mirrored sun: the mirror and the unit direction to the sun it mirrors.
     pub mirror: Option<(u32, DVec3)>,
+}
+
+impl Beam {
+    /// The beams of `sources`: suns (distant `light` sources smaller than 1e-3 sr) and their
+    /// images in mirrors (virtual sources relayed once).
+    pub fn suns(sources: &[Source]) -> Vec<Beam> {
+        let distant = |s: &Source| match s.geom {
+            SourceGeom::Distant { dir, omega, .. } if !s.skip && omega < 1e-3 => Some(dir),
+            _ => None,
+        };
+        sources
+            .iter()
+            .filter_map(|s| {
+                let dir = distant(s)?;
+                let mirror = match &s.relay {
+                    None => None,
+                    Some(r) if sources[r.parent].relay.is_none() => {
+                        Some((r.mirror, distant(&sources[r.parent])?))
+                    }
+                    Some(_) => return None,
+                };
+                Some(Beam { dir, mirror })
+            })
+            .collect()
+    }
 }
 
 /// Where a beam lands after an aperture: found once by carrying five points of the aperture
