@@ -134,14 +134,24 @@ impl Renderer {
                 (Some(sel), Some(h)) => self.portals.patch_density(sel, dir, h, accel),
                 _ => 0.0,
             };
-            let coef = rcol * (pc / (plan.n[0] * pc + plan.n[1] * pw + plan.n[2] * pp));
-            let Some((mut ar, c)) = self.spawn(&parent, s, rt, Some(coef), ctx) else {
+            // The sample's coefficient is the balance heuristic's: `mis` times its share of
+            // the budget. An aimed sample's can be far smaller than the share; its ray's
+            // weight (for `-lw` and Russian roulette) is lifted to the share or to `-lw`,
+            // whichever is less, so that the roulette does not end it for that (RADIANCE
+            // keeps every sample of a hemisphere above `-lw` likewise), while rays of truly
+            // small weight still end early.
+            let share = plan.n.iter().sum::<f64>();
+            let mis = pc * share / (plan.n[0] * pc + plan.n[1] * pw + plan.n[2] * pp);
+            let lift = mis.max((o.lw * share / (r.weight * d)).min(1.0));
+            let Some((mut ar, c)) = self.spawn(&parent, s, rt, Some(rcol * lift / share), ctx)
+            else {
                 return;
             };
+            ar.coef *= mis / lift;
             ar.dir = dir;
             let v = self.trace_hit(&ar, hit, ctx);
             if v.dist > FTINY {
-                sum += v.value * c;
+                sum += v.value * c * (mis / lift);
             }
         };
         let cosine = |i: usize, j: usize, ctx: &mut Ctx| {
