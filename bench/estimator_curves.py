@@ -4,7 +4,8 @@ For each room and each program (`rtrace -I+` on the room's 32 sensors, `rcontrib
 sky patches on the same sensors) both tools run the same options over a sweep of `-ad`;
 error is the illuminance MARD against a converged reference. For each RADIANCE point the
 time daylit needs for the same error is read off daylit's curve (log-log interpolation on its
-lower envelope), and the ratio printed: the speed lead at equal error.
+lower envelope), and the ratio printed: the speed lead at equal error. daylit's rcontrib runs
+with `--daylit-ambient` (contribution runs keep RADIANCE's estimator by default).
 
   rtrace reference:   validation/goldens/NN/illuminance.txt (RADIANCE -ab 8 -ad 16384 -aa 0)
   rcontrib reference: RADIANCE rcontrib -ab 8 -ad 65536 -lw 1e-7 of the same sky patches,
@@ -193,7 +194,8 @@ def main():
                 cmds = {
                     'radiance': [(ad, [RBIN + '/rcontrib', '-n', '2'] + base + ['-ad', str(ad), rc_oct], pts)
                                  for ad in rad_ads],
-                    'daylit': [(ad, [DAYLIT, 'rcontrib', '-n', '2'] + FLAGS + base + ['-ad', str(ad)] +
+                    'daylit': [(ad, [DAYLIT, 'rcontrib', '-n', '2', '--daylit-ambient'] + FLAGS + base +
+                               ['-ad', str(ad)] +
                                 scene_only + [SKY], pts) for ad in day_ads],
                 }
                 sweep(label, cmds, lambda out: dc_error(patch_rows(out), ref))

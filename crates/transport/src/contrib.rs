@@ -82,10 +82,13 @@ impl Renderer {
     /// holds the bins of the rays traced with it (reset it between sensors). As rcontrib
     /// does, this turns off ambient super-samples (`-as 0`: a super-sampled division
     /// averages its rays, so no single path coefficient holds) and the shadow threshold
-    /// (`-dt 0`: skipped shadow rays would leave their sources out of the bins).
+    /// (`-dt 0`: skipped shadow rays would leave their sources out of the bins), and it
+    /// selects RADIANCE's ambient estimator unless `--daylit-ambient` was given.
     pub fn set_contributions(&mut self, spec: ContribSpec) {
         self.opts.as_ = 0;
         self.opts.dt = 0.0;
+        // RADIANCE's ambient estimator unless daylit's is asked for (`--daylit-ambient`).
+        self.opts.radiance_ambient |= !self.opts.daylit_ambient;
         let slot_of = |m: Option<PrimId>| {
             m.and_then(|m| spec.modifiers.iter().position(|c| c.modifier == m))
                 .map_or(NONE, |i| i as u32)

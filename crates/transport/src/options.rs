@@ -65,6 +65,10 @@ pub struct Options {
     /// is above 0) instead of daylit's, which also aims samples at the windows and continues
     /// weak rays by Russian roulette. For reference runs.
     pub radiance_ambient: bool,
+    /// `--daylit-ambient` (daylit's addition): daylit's estimator in contribution runs too
+    /// (`rcontrib`, `rfluxmtx`), which otherwise keep RADIANCE's: per sky patch its
+    /// coefficients of the mid-altitude sky are still noisier than RADIANCE's.
+    pub daylit_ambient: bool,
 }
 
 impl Options {
@@ -98,6 +102,7 @@ impl Options {
             ms: 0.0,
             seed: 0,
             radiance_ambient: false,
+            daylit_ambient: false,
         }
     }
 
@@ -192,6 +197,10 @@ impl Options {
         };
         if a == "--radiance-ambient" {
             self.radiance_ambient = true;
+            return Ok(1);
+        }
+        if a == "--daylit-ambient" {
+            self.daylit_ambient = true;
             return Ok(1);
         }
         if let Some(v) = switch("-i", self.irradiance) {

@@ -159,7 +159,8 @@ fn coefficients(radiance: bool, ad: u32, seed: u64) -> Vec<[f64; 5]> {
     )
     .unwrap();
     let compiled = compile(&scene);
-    let opts = options(&format!("-ab 3 -ad {ad} -aa 0 -lw 1e-4"), radiance, seed);
+    let words = format!("-ab 3 -ad {ad} -aa 0 -lw 1e-4 --daylit-ambient");
+    let opts = options(&words, radiance, seed);
     let raypath = daylit_cal::RayPath::new(Vec::<&Path>::new());
     let mut r = Renderer::new(scene, compiled, opts, &raypath).unwrap();
     let id = |name: &str| r.scene.find_modifier(name).unwrap();
