@@ -27,8 +27,8 @@ use std::sync::Arc;
 #[derive(clap::Args)]
 pub struct Args {
     /// RADIANCE rcontrib options (`-m`, `-M`, `-b`, `-bn`, `-p`, `-f`, `-e`, `-o`, `-c`, `-V`,
-    /// `-I`, `-f[adf][adfc]`, rendering options, `-seed N`, `--radiance-ambient` for RADIANCE's
-    /// own `-aa 0` estimator), then the scene.
+    /// `-I`, `-f[adf][adfc]`, rendering options, `-seed N`, `--daylit-ambient` for daylit's
+    /// `-aa 0` estimator instead of RADIANCE's), then the scene.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
     args: Vec<String>,
 }
