@@ -13,7 +13,7 @@ use glam::DVec3;
 use rand::Rng;
 
 /// Hemispheres with at most this many divisions are not super-sampled (RADIANCE: 7 × 7).
-const MIN_SUPERSAMPLE_DIVS: usize = 49;
+pub(crate) const MIN_SUPERSAMPLE_DIVS: usize = 49;
 
 /// Divisions per side, as a fraction of the usual, of the hemisphere that answers a gap in a
 /// cache level below the first (`-aa` above 0). Such a point is one sample of a hemisphere of
@@ -106,18 +106,14 @@ impl Renderer {
         if d <= FTINY {
             return None;
         }
-        let mut wt = r.weight;
-        let limit = d * 0.8 * r.weight / (o.ad as f64 * o.lw + 1e-20);
-        if wt > limit && !gather {
-            wt = limit;
-        }
+        let wt = if gather {
+            r.weight
+        } else {
+            self.limited_weight(r, d)
+        };
         let ns = ((o.ad as f64 * wt).sqrt() * divisions + 0.5).max(1.0) as usize;
         let acoef = rcol / (ns * ns) as f64;
-        let (normal, rt) = if back {
-            (-s.normal, TAMBIENT)
-        } else {
-            (s.normal, RAMBIENT)
-        };
+        let (normal, rt) = hemisphere_side(s, back);
         let ux = normal.any_orthonormal_vector();
         let uy = normal.cross(ux);
         let mut parent = *r;
@@ -162,6 +158,14 @@ impl Renderer {
             }
         }
         Some(divs.iter().map(|d| d.value).sum())
+    }
+
+    /// The weight a hemisphere of `r` with coefficient `d` (its largest channel) sizes its
+    /// sample count by: RADIANCE's `-aa 0` rule lowers it where `-lw` would end the samples.
+    pub(crate) fn limited_weight(&self, r: &RayState, d: f64) -> f64 {
+        let o = &self.opts;
+        r.weight
+            .min(d * 0.8 * r.weight / (o.ad as f64 * o.lw + 1e-20))
     }
 
     /// One sample in division `(i, j)`: its value times its coefficient.
@@ -224,6 +228,16 @@ impl Renderer {
                 d.value += (v - d.value) / d.samples as f64;
             }
         }
+    }
+}
+
+/// The side a hemisphere samples (the surface normal, or its reverse for diffuse
+/// transmission) and the type of its rays.
+pub(crate) fn hemisphere_side(s: &Surf, back: bool) -> (DVec3, u16) {
+    if back {
+        (-s.normal, TAMBIENT)
+    } else {
+        (s.normal, RAMBIENT)
     }
 }
 

@@ -9,17 +9,14 @@
 //! of ending at `-lw` (see `Renderer::spawn`). `--radiance-ambient` gives RADIANCE's own
 //! estimator ([`crate::ambient`]).
 
-use crate::ambient::square_to_disc;
+use crate::ambient::{hemisphere_side, square_to_disc, MIN_SUPERSAMPLE_DIVS};
 use crate::portals::Selection;
-use crate::trace::{rtype::*, RayState, Surf};
+use crate::trace::{RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
 use glam::DVec3;
 use rand::Rng;
 use std::f64::consts::FRAC_1_PI;
-
-/// RADIANCE super-samples only hemispheres of more divisions than this (7 × 7).
-const MIN_SUPERSAMPLE_DIVS: f64 = 49.0;
 
 /// How a hemisphere's samples are drawn: `n[0]` stratified cosine-weighted samples
 /// (`ns × ns` strata), `n[1]` aimed at windows and `n[2]` at sun patches, or (`mixture`) one
@@ -49,18 +46,12 @@ impl Renderer {
         if d <= FTINY {
             return None;
         }
-        let wt = r
-            .weight
-            .min(d * 0.8 * r.weight / (o.ad as f64 * o.lw + 1e-20));
+        let wt = self.limited_weight(r, d);
         let mut budget = o.ad as f64 * wt;
-        if budget > MIN_SUPERSAMPLE_DIVS {
+        if budget > MIN_SUPERSAMPLE_DIVS as f64 {
             budget += o.as_ as f64 * wt;
         }
-        let (normal, rt) = if back {
-            (-s.normal, TAMBIENT)
-        } else {
-            (s.normal, RAMBIENT)
-        };
+        let (normal, rt) = hemisphere_side(s, back);
         let aim = !self.portals.is_empty()
             && (r.adepth == 0 || self.portals.len() <= crate::portals::MAX_FOR_DEEP_BOUNCES);
         let (windows, patches) = if aim {
@@ -106,6 +97,7 @@ impl Renderer {
         parent.adepth += 1;
         let accel = &self.compiled.accel;
         let mut sum = DVec3::ZERO;
+        let share = plan.n.iter().sum::<f64>();
         // Traces one sample; `landing` is where a sun-patch sample was aimed.
         let mut take = |dir: DVec3, landing: Option<(u32, f64)>, ctx: &mut Ctx| {
             let cos = dir.dot(normal);
@@ -140,7 +132,6 @@ impl Renderer {
             // whichever is less, so that the roulette does not end it for that (RADIANCE
             // keeps every sample of a hemisphere above `-lw` likewise), while rays of truly
             // small weight still end early.
-            let share = plan.n.iter().sum::<f64>();
             let mis = pc * share / (plan.n[0] * pc + plan.n[1] * pw + plan.n[2] * pp);
             let lift = mis.max((o.lw * share / (r.weight * d)).min(1.0));
             let Some((mut ar, c)) = self.spawn(&parent, s, rt, Some(rcol * lift / share), ctx)

@@ -177,11 +177,15 @@ impl Portals {
     /// polygons) and the patches `beams` make through them and their mirrors.
     pub fn find(accel: &Accel, is_window: impl Fn(u32) -> bool, beams: &[Beam]) -> Portals {
         let n = accel.own_len() as u32;
-        let is_window: Vec<bool> = (0..n).map(&is_window).collect();
+        let mut is_window: Vec<bool> = (0..n).map(&is_window).collect();
         let windows: Vec<Aperture> = (0..n)
             .filter(|&i| is_window[i as usize])
             .filter_map(|i| Aperture::of(accel, i))
             .collect();
+        if !is_window.contains(&true) {
+            // `window` answers false past the table's end: no table for a windowless scene.
+            is_window = Vec::new();
+        }
         let mut portals = Portals {
             windows,
             is_window,

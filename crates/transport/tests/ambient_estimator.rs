@@ -14,12 +14,9 @@ mod common;
 use common::numbers;
 use daylit_compile::compile;
 use daylit_scene::{load_scene_then_text, LoadOptions};
-use daylit_transport::contrib::{BinRay, ContribModifier, ContribSpec};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 const OPTS: &str = "-ab 8 -ad 256 -as 0 -aa 0 -lr -10 -lw 1e-6 \
                     -dj 0 -ds 0.2 -dt 0 -dc 1 -dr 3 -dp 512 -ss 1 -st 0";
@@ -58,19 +55,7 @@ fn run(case: &str, radiance: bool, seed: u64) -> Vec<f64> {
         OPTS.to_string()
     };
     let r = common::renderer(&dir, &files, &opts, seed);
-    let pts = numbers(&dir.join("sensors.pts"));
-    pts.par_iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let mut ctx = r.ctx(k as u64);
-            let e = r.irradiance(
-                DVec3::new(p[0], p[1], p[2]),
-                DVec3::new(p[3], p[4], p[5]).normalize(),
-                &mut ctx,
-            );
-            lux(e)
-        })
-        .collect()
+    common::sensors(&r, &numbers(&dir.join("sensors.pts")), |e, _| lux(e))
 }
 
 /// (mean relative bias of the mean over seeds, mean MARD per run) against `gold`.
@@ -163,46 +148,11 @@ fn coefficients(radiance: bool, ad: u32, seed: u64) -> Vec<[f64; 5]> {
     let opts = options(&words, radiance, seed);
     let raypath = daylit_cal::RayPath::new(Vec::<&Path>::new());
     let mut r = Renderer::new(scene, compiled, opts, &raypath).unwrap();
-    let id = |name: &str| r.scene.find_modifier(name).unwrap();
-    let bands = |r: &BinRay| {
-        let z = r.dir.z.clamp(0.0, 1.0);
-        Some(((z.asin() / std::f64::consts::FRAC_PI_2) * 3.999) as usize)
-    };
-    let spec = ContribSpec {
-        modifiers: vec![
-            ContribModifier {
-                modifier: id("groundglow"),
-                bins: 1,
-                bin: None,
-            },
-            ContribModifier {
-                modifier: id("skyglow"),
-                bins: 4,
-                bin: Some(Arc::new(bands)),
-            },
-        ],
-        values: false,
-        split_direct: false,
-    };
+    let spec = common::ground_and_sky_bands(&r, ("groundglow", "skyglow"), false, false);
     r.set_contributions(spec);
-    let pts = numbers(&dir.join("sensors.pts"));
-    pts.par_iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let mut ctx = r.ctx(k as u64);
-            ctx.contrib.clear();
-            r.irradiance(
-                DVec3::new(p[0], p[1], p[2]),
-                DVec3::new(p[3], p[4], p[5]).normalize(),
-                &mut ctx,
-            );
-            let mut c = [0.0; 5];
-            for (b, v) in ctx.contrib.iter().enumerate().take(5) {
-                c[b] = lux(*v);
-            }
-            c
-        })
-        .collect()
+    common::sensors(&r, &numbers(&dir.join("sensors.pts")), |_, ctx| {
+        std::array::from_fn(|b| lux(ctx.contrib[b]))
+    })
 }
 
 #[test]

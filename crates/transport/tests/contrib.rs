@@ -3,13 +3,13 @@
 //! from the same rays. This holds only if every path coefficient is the factor the ray's value
 //! is really multiplied by, through glass, reflections and Russian roulette.
 
+mod common;
+
 use daylit_compile::compile;
 use daylit_scene::{load_scene_then_text, LoadOptions, Scene};
-use daylit_transport::contrib::{BinRay, ContribModifier, ContribSpec};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
 use std::path::Path;
-use std::sync::Arc;
 
 const SENDERS: &str = "
 void glow skyglow 0 0 4 1 1 1 0
@@ -49,28 +49,8 @@ fn renderer(values: bool) -> Renderer {
         &daylit_cal::RayPath::new(Vec::<&Path>::new()),
     )
     .unwrap();
-    let id = |name: &str| r.scene.find_modifier(name).unwrap();
     // Sky bins by altitude band, so that binning itself is exercised.
-    let bands = |r: &BinRay| {
-        let d = r.dir;
-        Some(((d.z.clamp(0.0, 1.0).asin() / std::f64::consts::FRAC_PI_2) * 3.999) as usize)
-    };
-    let spec = ContribSpec {
-        modifiers: vec![
-            ContribModifier {
-                modifier: id("groundglow"),
-                bins: 1,
-                bin: None,
-            },
-            ContribModifier {
-                modifier: id("skyglow"),
-                bins: 4,
-                bin: Some(Arc::new(bands)),
-            },
-        ],
-        values,
-        split_direct: true,
-    };
+    let spec = common::ground_and_sky_bands(&r, ("groundglow", "skyglow"), values, true);
     r.set_contributions(spec);
     r
 }

@@ -4,6 +4,9 @@
 //! the analytic cases (whose goldens are within 0.25 % of the closed form). Pictures of the rooms:
 //! Tregenza-patch MBE_rel ≤ 2 % and RMSE_rel ≤ 5 %.
 
+mod common;
+
+use common::numbers;
 use daylit_compile::compile;
 use daylit_image::{tregenza, HdrImage, View};
 use daylit_scene::{load_scene, LoadOptions};
@@ -73,32 +76,15 @@ fn lux(v: DVec3) -> f64 {
     179.0 * (0.265 * v.x + 0.670 * v.y + 0.065 * v.z)
 }
 
-fn numbers(path: &Path) -> Vec<Vec<f64>> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-        .collect()
-}
-
 /// daylit's and the golden illuminance at every sensor of `case`.
 fn sensors(case: &str) -> Vec<(f64, f64)> {
     let r = renderer(case, "rtrace");
     let pts = numbers(&root().join("scenes").join(case).join("sensors.pts"));
     let gold = numbers(&root().join("goldens").join(case).join("illuminance.txt"));
     assert_eq!(pts.len(), gold.len());
-    pts.par_iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let mut ctx = r.ctx(k as u64);
-            let e = r.irradiance(
-                DVec3::new(p[0], p[1], p[2]),
-                DVec3::new(p[3], p[4], p[5]).normalize(),
-                &mut ctx,
-            );
-            (lux(e), gold[k][0])
-        })
+    common::sensors(&r, &pts, |e, _| lux(e))
+        .into_iter()
+        .zip(gold.iter().map(|g| g[0]))
         .collect()
 }
 

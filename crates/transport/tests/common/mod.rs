@@ -58,3 +58,56 @@ pub fn trace(r: &Renderer, rays: &[Vec<f64>], repeat: u64) -> Vec<DVec3> {
         })
         .collect()
 }
+
+/// `f` of each sensor's irradiance (origin and direction per line of `pts`) and of the context
+/// its rays used (whose bins hold its contributions), each sensor on its own random sequence.
+pub fn sensors<T: Send>(
+    r: &Renderer,
+    pts: &[Vec<f64>],
+    f: impl Fn(DVec3, &daylit_transport::Ctx) -> T + Sync,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    pts.par_iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let mut ctx = r.ctx(k as u64);
+            let e = r.irradiance(
+                DVec3::new(p[0], p[1], p[2]),
+                DVec3::new(p[3], p[4], p[5]).normalize(),
+                &mut ctx,
+            );
+            f(e, &ctx)
+        })
+        .collect()
+}
+
+/// Contributions of the modifier `ground` (one bin) and of `sky` in four altitude bands.
+pub fn ground_and_sky_bands(
+    r: &Renderer,
+    (ground, sky): (&str, &str),
+    values: bool,
+    split_direct: bool,
+) -> daylit_transport::contrib::ContribSpec {
+    use daylit_transport::contrib::{BinRay, ContribModifier, ContribSpec};
+    let id = |name: &str| r.scene.find_modifier(name).unwrap();
+    let bands = |r: &BinRay| {
+        let z = r.dir.z.clamp(0.0, 1.0);
+        Some(((z.asin() / std::f64::consts::FRAC_PI_2) * 3.999) as usize)
+    };
+    ContribSpec {
+        modifiers: vec![
+            ContribModifier {
+                modifier: id(ground),
+                bins: 1,
+                bin: None,
+            },
+            ContribModifier {
+                modifier: id(sky),
+                bins: 4,
+                bin: Some(std::sync::Arc::new(bands)),
+            },
+        ],
+        values,
+        split_direct,
+    }
+}
