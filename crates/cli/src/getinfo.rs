@@ -38,20 +38,32 @@ fn header(bytes: &[u8]) -> Option<(Vec<String>, usize)> {
     None
 }
 
-/// What `-d` prints for a file.
-fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
+/// The bounding cube of a compiled scene (`daylit oconv`'s file) or of a RADIANCE octree:
+/// its lowest corner and side, as RADIANCE's oconv makes it (the scene's box grown by 1e-5 on
+/// every side, the cube centred on it).
+pub(crate) fn scene_cube(bytes: &[u8]) -> anyhow::Result<Option<([f64; 3], f64)>> {
     if archive::is_archive(bytes) {
         let scene = archive::decode(bytes).map_err(anyhow::Error::msg)?;
         let shapes = daylit_compile::shapes(&scene);
         let (lo, hi) = shapes.bounds().context("the scene has no surfaces")?;
+        const MARGIN: f64 = 1e-5;
+        let (lo, hi) = (lo - MARGIN, hi + MARGIN);
         let size = (hi - lo).max_element();
-        return Ok(format!("{} {} {} {}", lo.x, lo.y, lo.z, size));
+        let origin = (hi + lo - glam::DVec3::splat(size)) * 0.5;
+        return Ok(Some((origin.to_array(), size)));
     }
-    // A RADIANCE octree: its bounding cube, as oconv stored it.
     if daylit_scene::octree::is_octree(bytes) {
         let oct = daylit_scene::octree::read_octree(bytes, std::path::Path::new("octree"))?;
-        let [x, y, z] = oct.cube_origin;
-        return Ok(format!("{x} {y} {z} {}", oct.cube_size));
+        return Ok(Some((oct.cube_origin, oct.cube_size)));
+    }
+    Ok(None)
+}
+
+/// What `-d` prints for a file.
+fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
+    if let Some(([x, y, z], size)) = scene_cube(bytes)? {
+        let g = |v: f64| daylit_cal::printf::format_g_digits(v, 12);
+        return Ok(format!("{} {} {} {}", g(x), g(y), g(z), g(size)));
     }
     // A picture: the resolution line follows the header.
     let rest = &bytes[start..];

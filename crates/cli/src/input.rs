@@ -50,3 +50,35 @@ pub fn signed_stops(v: &str, usage: &str) -> anyhow::Result<i32> {
     }
     Ok(daylit_cal::scan::atoi(v) as i32)
 }
+
+/// RADIANCE's renderers' argument expansion: an argument `@file` stands for the words of the
+/// file (split at white space, no quoting), `$NAME` for the words of environment variable
+/// NAME; expanded words are expanded again.
+pub fn expand_arguments(program: &str, args: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::with_capacity(args.len());
+    let mut todo: Vec<String> = args.iter().rev().cloned().collect();
+    let mut expansions = 0;
+    while let Some(a) = todo.pop() {
+        let words = if let Some(file) = a.strip_prefix('@') {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("{program}: cannot expand '{a}': cannot read {file}"))?;
+            text.split_ascii_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        } else if let Some(name) = a.strip_prefix('$').filter(|n| !n.is_empty()) {
+            let value = std::env::var(name).with_context(|| {
+                format!("{program}: cannot expand '{a}': no environment variable {name}")
+            })?;
+            value.split_ascii_whitespace().map(str::to_string).collect()
+        } else {
+            out.push(a);
+            continue;
+        };
+        expansions += 1;
+        if expansions > 1000 {
+            bail!("{program}: cannot expand '{a}': options files include each other");
+        }
+        todo.extend(words.into_iter().rev());
+    }
+    Ok(out)
+}

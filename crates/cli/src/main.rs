@@ -32,6 +32,7 @@ mod ra_ppm;
 mod ra_rgbe;
 mod ra_tiff;
 mod ra_xyze;
+mod rad;
 mod rcalc;
 mod rcollate;
 mod rcontrib;
@@ -95,8 +96,6 @@ const MULTICALL: &[&str] = &[
     "xform",
     "obj2rad",
     "ra_xyze",
-    // Not implemented, but honeybee-radiance accepts a RADIANCE folder only when its bin
-    // holds `rad`; running it says so and fails.
     "rad",
 ];
 
@@ -286,6 +285,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "xform" => xform::run_radiance(args),
         "obj2rad" => obj2rad::run_radiance(args),
         "ra_xyze" => ra_xyze::run_radiance(args),
+        "rad" => rad::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

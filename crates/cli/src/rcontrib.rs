@@ -417,6 +417,7 @@ impl CalSet<'_> {
 
 /// Runs rcontrib with RADIANCE's arguments.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let args = &crate::input::expand_arguments("rcontrib", args)?;
     run_job(parse(args)?, "rcontrib")
 }
 

@@ -28,6 +28,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 
 /// Runs rfluxmtx with RADIANCE's arguments.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let args = &crate::input::expand_arguments("rfluxmtx", args)?;
     let prog = "rfluxmtx";
     // rfluxmtx's own switches; everything else goes to rcontrib.
     let mut verbose = false;

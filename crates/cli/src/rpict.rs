@@ -457,6 +457,7 @@ fn run_sequence(req: &Request, first: i64, argline: &str) -> anyhow::Result<()> 
 
 /// Runs rpict with RADIANCE's arguments; the picture goes to standard output.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let args = &crate::input::expand_arguments("rpict", args)?;
     let req = parse(args, Options::rpict(), "rpict")?;
     let argline = format!("rpict {}", args.join(" "));
     if let Some(first) = req.sequence {

@@ -400,6 +400,7 @@ fn shade(
 
 /// Runs rtrace with RADIANCE's arguments.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let args = &crate::input::expand_arguments("rtrace", args)?;
     let o = parse(args)?;
     if o.fmt_out != 'a'
         && o.outputs

@@ -69,7 +69,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
 
 /// The view as RADIANCE's `fprintview` writes it: the point and the direction (scaled by the
 /// view distance) to 7 significant digits, the rest to 5.
-fn options(v: &View, vdist: f64) -> String {
+pub(crate) fn options(v: &View, vdist: f64) -> String {
     let g = |x: f64| format_g_digits(x, 5);
     let g3 = |p: glam::DVec3, n| {
         let g = |x| format_g_digits(x, n);

@@ -79,7 +79,11 @@ fn oconv_file_is_accepted_in_place_of_the_text() {
         "{info}"
     );
     let (_, dims, _) = run(daylit().arg("getinfo").arg("-d").arg(&oct));
-    assert!(dims.ends_with("-38.2 -60 -0.01 80\n"), "{dims}");
+    // RADIANCE's oconv makes the same cube: the box grown by 1e-5, the cube centred on it.
+    assert!(
+        dims.ends_with("-38.20001 -60.00001 -38.58001 80.00002\n"),
+        "{dims}"
+    );
 }
 
 #[test]
@@ -1003,12 +1007,9 @@ fn install_links_makes_working_radiance_names() {
     let (o, out, _) = run(Command::new(bin.join("rcalc")).args(["-n", "-e", "$1=6*7"]));
     assert!(o.status.success());
     assert_eq!(out, "42\n");
-    // A name daylit does not implement fails and says so.
+    // rad names the input file it cannot read.
     let (o, _, err) = run(Command::new(bin.join("rad")).arg("x.rif"));
-    assert!(
-        !o.status.success() && err.contains("not implemented"),
-        "{err}"
-    );
+    assert!(!o.status.success() && err.contains("x.rif"), "{err}");
     // A regular file of a RADIANCE name is not replaced without --force.
     std::fs::remove_file(bin.join("cnt")).unwrap();
     std::fs::write(bin.join("cnt"), "#!/bin/sh\n").unwrap();

@@ -29,6 +29,7 @@ pub mod obj2rad;
 pub mod octree;
 pub mod parse;
 pub mod portable;
+pub mod rif;
 pub mod rtm;
 pub mod scene;
 pub mod sources;
