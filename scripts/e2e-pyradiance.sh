@@ -3,7 +3,7 @@
 # reference's version) into e2e/pyradiance/.venv, replaces the programs in its bin folder by
 # daylit's links (`daylit install-links --force`), runs e2e/pyradiance/run_functions.py
 # (gensky, oconv, rtrace, rcalc, total, getbbox, rpict, pfilt, evalglare, vwrays, rfluxmtx,
-# gendaymtx, dctimestep, rmtxop, getinfo) and compares with RADIANCE's results
+# gendaymtx, dctimestep, rmtxop, getinfo, render through rad -n) and compares with RADIANCE's results
 # (e2e/pyradiance/make_goldens.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."

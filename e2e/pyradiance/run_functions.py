@@ -181,4 +181,22 @@ def _():
     return 179 * numbers(irr).reshape(-1, 3)[:, 0].mean()
 
 
+# render() runs `rad -n` for its options file (QUALITY, DETAIL, VARIABILITY, ZONE), then rpict.
+render_scene = pr.Scene('rendered')
+render_scene.add_source('sky.rad')
+render_scene.add_surface(office)
+render_scene.add_view(pr.parse_view(' '.join(VIEW)))
+
+
+@step('render (rad -n, rpict), QUALITY=Low: mean luminance (cd/m2)')
+def _():
+    return rgbe.luminance(pr.render(render_scene, quality='Low', resolution=(64, 64))).mean()
+
+
+@step('render (rad -n, rpict), QUALITY=Medium, -ab 1, ambient file: mean luminance (cd/m2)')
+def _():
+    pic = pr.render(render_scene, quality='Medium', resolution=(64, 64), ambbounce=1)
+    return rgbe.luminance(pic).mean()
+
+
 json.dump(summary, open(summary_path, 'w'), indent=1, sort_keys=True)
