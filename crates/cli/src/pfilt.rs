@@ -81,10 +81,15 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             "-c" => correct_aspect = true,
             "-1" => o.two_pass = false,
             "-2" => o.two_pass = true,
-            "-b" => o.gauss_radius = None,
+            "-b" => (o.gauss_radius, o.threshold) = (None, None),
             "-a" => o.average_hot = !o.average_hot,
             "-t" | "-f" => bail!("pfilt: {a}: lamp colour tables are not supported by daylit yet"),
-            "-m" => bail!("pfilt: -m: threshold filtering is not supported by daylit yet"),
+            "-m" => {
+                o.threshold = Some(number(a, next)?);
+                if o.gauss_radius.is_none_or(|r| r <= 1e-6) {
+                    o.gauss_radius = Some(0.6);
+                }
+            }
             _ => bail!("pfilt: unknown option {a} ({USAGE})"),
         }
         i += if matches!(a, "-c" | "-1" | "-2" | "-b" | "-a") {

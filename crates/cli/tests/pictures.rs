@@ -21,7 +21,7 @@ fn key_lines(img: &HdrImage) -> Vec<String> {
 
 fn check(program: &str, args: &[&str], golden: &str) {
     let dir = tempfile::tempdir().unwrap();
-    for f in ["in.hdr", "small.hdr"] {
+    for f in ["in.hdr", "small.hdr", "spot.hdr"] {
         std::fs::copy(golden_dir().join(f), dir.path().join(f)).unwrap();
     }
     let exe = dir.path().join(program);
@@ -77,6 +77,35 @@ fn pfilt_matches_radiance_pixel_for_pixel() {
         &["-a", "-r", "0.5", "-x", "64", "-y", "48", "in.hdr"],
         "pfilt_up.hdr",
     );
+}
+
+/// The threshold filter (`-m`, rad's HIGH quality): a hot corner and a single bright pixel
+/// spread until no input pixel gives more than the fraction of an output pixel.
+#[test]
+fn pfilt_threshold_matches_radiance() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["-m", ".25", "-x", "/3", "-y", "/3", "in.hdr"],
+            "pfilt_threshold_third.hdr",
+        ),
+        (
+            &[
+                "-1", "-e", "2", "-m", ".1", "-r", ".8", "-x", "/2", "-y", "/2", "in.hdr",
+            ],
+            "pfilt_threshold_half.hdr",
+        ),
+        (
+            &["-1", "-m", ".25", "-x", "/3", "-y", "/3", "spot.hdr"],
+            "pfilt_threshold_spot.hdr",
+        ),
+        (
+            &["-1", "-m", ".25", "-x", "60", "-y", "45", "spot.hdr"],
+            "pfilt_threshold_up.hdr",
+        ),
+    ];
+    for (args, golden) in cases {
+        check("pfilt", args, golden);
+    }
 }
 
 #[test]
@@ -143,7 +172,7 @@ fn bad_pictures_and_options_fail_without_output() {
         "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n\x01",
     )
     .unwrap();
-    for f in ["in.hdr", "small.hdr"] {
+    for f in ["in.hdr", "small.hdr", "spot.hdr"] {
         std::fs::copy(golden_dir().join(f), dir.path().join(f)).unwrap();
     }
     for (program, args, want) in [

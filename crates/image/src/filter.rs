@@ -9,6 +9,8 @@
 
 use crate::HdrImage;
 
+mod threshold;
+
 /// Target mean brightness of the first pass.
 const AVERAGE_LEVEL: f64 = 0.5;
 /// Gaussian support, in filter radii.
@@ -61,6 +63,9 @@ pub struct FilterOptions {
     pub hot_level: f64,
     /// Average hot pixels as well (`-a`).
     pub average_hot: bool,
+    /// Largest share of an output pixel one input pixel may give (`-m`): brighter pixels
+    /// are spread wider. Implies a Gaussian (radius 0.6 unless given).
+    pub threshold: Option<f64>,
 }
 
 impl Default for FilterOptions {
@@ -74,6 +79,7 @@ impl Default for FilterOptions {
             two_pass: true,
             hot_level: 100.0,
             average_hot: false,
+            threshold: None,
         }
     }
 }
@@ -148,14 +154,35 @@ pub fn pfilt(img: &HdrImage, o: &FilterOptions) -> Result<Filtered, FilterError>
         .map(|p| [p[0] * exposure[0], p[1] * exposure[1], p[2] * exposure[2]])
         .collect();
     let mut out = HdrImage::new(ncols, nrows);
-    let kernel = o.gauss_radius.filter(|&r| r > FTINY).map(|r| {
-        let rad = if nrows >= yres && ncols >= xres {
+    let threshold = o.threshold.filter(|&t| t > FTINY);
+    let radius = match (o.gauss_radius.filter(|&r| r > FTINY), threshold) {
+        (None, Some(_)) => Some(0.6),
+        (r, _) => r,
+    };
+    // Enlarging: the radius is in input pixels.
+    let radius = radius.map(|r| {
+        if nrows >= yres && ncols >= xres {
             r * (y_r + x_c) / 2.0
         } else {
             r
-        };
-        Gauss::new(rad, x_c, y_r)
+        }
     });
+    if let (Some(t), Some(rad)) = (threshold, radius) {
+        let grid = threshold::Grid {
+            xres,
+            yres,
+            ncols,
+            nrows,
+            rad,
+        };
+        out.pixels = threshold::filter(&exposed, &grid, t);
+        return Ok(Filtered {
+            image: out,
+            exposure,
+            pixel_aspect: pixel_aspect(x_c, y_r),
+        });
+    }
+    let kernel = radius.map(|rad| Gauss::new(rad, x_c, y_r));
     let xbrad = (xres / ncols / 2 + 1) as i64;
     let ybrad = (yres / nrows / 2 + 1) as i64;
     for r in 0..nrows {
@@ -177,12 +204,17 @@ pub fn pfilt(img: &HdrImage, o: &FilterOptions) -> Result<Filtered, FilterError>
             out.set(c, r, v);
         }
     }
-    let d = x_c / y_r;
     Ok(Filtered {
         image: out,
         exposure,
-        pixel_aspect: (!(0.995..=1.005).contains(&d)).then_some(d),
+        pixel_aspect: pixel_aspect(x_c, y_r),
     })
+}
+
+/// The output's pixel aspect ratio for its header, when it is not 1.
+fn pixel_aspect(x_c: f64, y_r: f64) -> Option<f64> {
+    let d = x_c / y_r;
+    (!(0.995..=1.005).contains(&d)).then_some(d)
 }
 
 /// The mean of the input pixels whose centres fall in output pixel `(c, r)`.

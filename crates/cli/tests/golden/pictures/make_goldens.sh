@@ -13,6 +13,12 @@ cd "$here"
 "$bin/pfilt" -x /3 -y /3 in.hdr > pfilt_box_third.hdr
 "$bin/pfilt" -1 -e +1 -er 2 -x 25 -y 11 in.hdr > pfilt_one_pass.hdr
 "$bin/pfilt" -a -r 0.5 -x 64 -y 48 in.hdr > pfilt_up.hdr
+# The threshold filter (-m), as rad's HIGH quality uses it; a picture with one bright pixel.
+"$bin/pcomb" -x 48 -y 36 -e 'lo=if(x-29.5,if(30.5-x,if(y-9.5,if(10.5-y,5000,.5),.5),.5),.5)+x/100' > spot.hdr
+"$bin/pfilt" -m .25 -x /3 -y /3 in.hdr > pfilt_threshold_third.hdr
+"$bin/pfilt" -1 -e 2 -m .1 -r .8 -x /2 -y /2 in.hdr > pfilt_threshold_half.hdr
+"$bin/pfilt" -1 -m .25 -x /3 -y /3 spot.hdr > pfilt_threshold_spot.hdr
+"$bin/pfilt" -1 -m .25 -x 60 -y 45 spot.hdr > pfilt_threshold_up.hdr
 "$bin/pcompos" -a 2 -s 3 in.hdr small.hdr small.hdr > pcompos_rows.hdr
 "$bin/pcompos" -b 1 0 0.5 -x 50 -y 40 in.hdr 0 0 =00 small.hdr 45 35 > pcompos_placed.hdr
 # pvalue: positions and values; original values as doubles; brightness; non-interleaved.
