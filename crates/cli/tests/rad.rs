@@ -143,3 +143,40 @@ fn renders_through_daylits_programs_as_radiance_does() {
         String::from_utf8_lossy(&again.stdout)
     );
 }
+
+/// RADIANCE's own test suite's `test-rad` target (test/renders/Makefile): `rad -v 0 inst.rif`
+/// builds the octree, then `rad -n -s -e inst.rif` must print RADIANCE's reference
+/// (`ref/inst_rad.txt` of RADIANCE's repository, kept in tests/golden/rad/suite): the
+/// variables with every default, the ambient resolution from the octree's cube.
+#[test]
+fn radiance_test_suite_rad_target_passes() {
+    let scenes = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../validation/radiance_scenes/scenes");
+    let suite = common::golden("rad").join("suite");
+    let dir = tempfile::tempdir().unwrap();
+    for f in [
+        "basic.mat",
+        "diorama_walls.rad",
+        "closed_end.rad",
+        "front_cap.rad",
+        "porsches.rad",
+        "porsche.octf",
+        "spotlights.rad",
+        "rect_fixture.rad",
+        "rect_fixture.dat",
+        "glowbulb.rad",
+    ] {
+        std::fs::copy(scenes.join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::copy(suite.join("inst.rif"), dir.path().join("inst.rif")).unwrap();
+    let out = rad(dir.path(), &["-v", "0", "inst.rif"]);
+    assert!(
+        out.status.success() && dir.path().join("inst.oct").exists(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = rad(dir.path(), &["-n", "-s", "-e", "inst.rif"]);
+    assert!(out.status.success());
+    let want = std::fs::read_to_string(suite.join("inst_rad.txt")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+}
