@@ -37,6 +37,18 @@ pub fn format_g_digits(x: f64, digits: usize) -> String {
     }
 }
 
+/// C's `printf("%.Ne", x)` with `prec` digits after the point (`1.234560e+00`).
+pub fn format_e(x: f64, prec: usize) -> String {
+    if !x.is_finite() {
+        return format_g(x);
+    }
+    let s = format!("{x:.prec$e}");
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mant}e{sign}{:02}", exp.abs())
+}
+
 /// C's `printf("%18.12g", x)`: 12 significant digits, right-aligned in 18 columns, as
 /// RADIANCE's generators print coordinates.
 pub fn format_g18(x: f64) -> String {

@@ -20,6 +20,7 @@ mod ies2rad;
 mod input;
 mod install_links;
 mod live;
+mod mkillum;
 mod obj2rad;
 mod oconv;
 mod output;
@@ -97,6 +98,7 @@ const MULTICALL: &[&str] = &[
     "obj2rad",
     "ra_xyze",
     "rad",
+    "mkillum",
 ];
 
 /// What RADIANCE's renderers print for `-version`: the RADIANCE release daylit follows.
@@ -286,6 +288,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "obj2rad" => obj2rad::run_radiance(args),
         "ra_xyze" => ra_xyze::run_radiance(args),
         "rad" => rad::run_radiance(args),
+        "mkillum" => mkillum::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

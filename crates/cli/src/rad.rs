@@ -3,8 +3,9 @@
 //! `pfilt`, printing each command as RADIANCE's rad prints it (`-n`: print only; `-s`: run
 //! silently). The commands run through the shell, with the folder rad was called from first on
 //! the PATH, so that a `rad` link made by `daylit install-links` runs daylit's programs.
-//! What daylit cannot run is refused by name before anything runs: `illum` (mkillum), photon
-//! maps (`PGMAP`, `PCMAP`: mkpmap), `-o` (rvu), and continuing an interrupted picture.
+//! With `illum`, mkillum makes secondary sources as RADIANCE's rad has it do. What daylit
+//! cannot run is refused by name before anything runs: photon maps (`PGMAP`, `PCMAP`:
+//! mkpmap), `-o` (rvu), and continuing an interrupted picture.
 
 use crate::getinfo::scene_cube;
 use anyhow::{bail, Context};
@@ -27,6 +28,8 @@ struct Flags {
     say_view: bool,
     no_warnings: bool,
     view: Option<String>,
+    /// `-N`: processes for mkillum (`-n`).
+    processes: i64,
 }
 
 /// Runs rad with RADIANCE's arguments.
@@ -39,6 +42,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         say_view: false,
         no_warnings: false,
         view: None,
+        processes: 1,
     };
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') {
@@ -49,7 +53,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             // daylit's rpict uses every core, so views render one after another; as in
             // RADIANCE, no processes means a dry run.
             Some(b'N') => {
-                f.dry_run |= daylit_cal::scan::atoi(&value(i)?) <= 0;
+                f.processes = daylit_cal::scan::atoi(&value(i)?);
+                f.dry_run |= f.processes <= 0;
                 i += 1;
             }
             Some(b't') => f.touch_only = true,
@@ -168,6 +173,13 @@ struct Rad {
     octree_date: u64,
     scene_date: u64,
     material_date: u64,
+    /// With `illum`: the octree before mkillum (`…0.oct`) and after it (`…1.oct`), which is
+    /// rendered; without, both are the octree.
+    oct0: String,
+    oct0_date: u64,
+    oct1: String,
+    oct1_date: u64,
+    illum_date: u64,
     /// The folder rad was called from, put first on the PATH of the commands it runs.
     bin: Option<std::path::PathBuf>,
     /// The octree's bounding cube, once found.
@@ -181,26 +193,31 @@ impl Rad {
         if octree.starts_with('!') {
             bail!("illegal 'OCTREE' specification");
         }
-        for (var, program) in [
-            (Var::Illum, "mkillum"),
-            (Var::Pgmap, "mkpmap"),
-            (Var::Pcmap, "mkpmap"),
-        ] {
+        for var in [Var::Pgmap, Var::Pcmap] {
             if rif.is_set(var) {
                 bail!(
-                    "'{}' needs {program}, which daylit does not have yet; remove it from the \
-                     rad input file",
+                    "'{}' needs mkpmap (photon maps), which daylit does not have yet; remove it \
+                     from the rad input file",
                     var.name()
                 );
             }
         }
+        let (oct0, oct1) = if rif.is_set(Var::Illum) {
+            (
+                with_suffix_mark(&octree, '0'),
+                with_suffix_mark(&octree, '1'),
+            )
+        } else {
+            (octree.clone(), octree.clone())
+        };
         let mut scene_date = latest_date(&rif, Var::Scene)?;
         if scene_date > 0 {
             scene_date = scene_date.max(latest_date(&rif, Var::Objects)?);
         }
+        let illum_date = latest_date(&rif, Var::Illum)?;
         let octree_date = file_date(&octree);
-        if octree_date == 0 && scene_date == 0 {
-            bail!("need 'OCTREE' or 'scene' (or 'illum')");
+        if octree_date == 0 && scene_date == 0 && illum_date == 0 {
+            bail!("need 'OCTREE' or 'scene' or 'illum'");
         }
         let material_date = latest_date(&rif, Var::Materials)?;
         let bin = std::env::args()
@@ -211,6 +228,11 @@ impl Rad {
             rif,
             root,
             f,
+            oct0_date: file_date(&oct0),
+            oct1_date: file_date(&oct1),
+            oct0,
+            oct1,
+            illum_date,
             octree,
             octree_date,
             scene_date,
@@ -230,7 +252,7 @@ impl Rad {
             print!("{}", self.rif.explicate());
         }
         self.oconv()?;
-        let octree_date = self.octree_date.max(self.material_date);
+        let octree_date = self.oct1_date;
         if let Some(amb) = self.rif.get(Var::AmbFile).map(str::to_string) {
             let d = file_date(&amb);
             if d > 0 && octree_date > d {
@@ -265,11 +287,14 @@ impl Rad {
     }
 
     fn find_cube(&mut self) -> anyhow::Result<([f64; 3], f64)> {
-        if self.f.dry_run && file_date(&self.octree) < self.scene_date {
-            let files: Vec<std::path::PathBuf> = words(self.rif.get(Var::Scene).unwrap_or(""))
-                .into_iter()
-                .map(Into::into)
-                .collect();
+        if self.f.dry_run && file_date(&self.oct1) < self.scene_date.max(self.illum_date) {
+            let listed = self
+                .rif
+                .get(Var::Scene)
+                .or(self.rif.get(Var::Illum))
+                .unwrap_or("");
+            let files: Vec<std::path::PathBuf> =
+                words(listed).into_iter().map(Into::into).collect();
             let opts = LoadOptions {
                 allow_commands: true,
                 check_files: false,
@@ -285,38 +310,99 @@ impl Rad {
             return Ok((origin.to_array(), size));
         }
         self.oconv()?;
-        let bytes =
-            std::fs::read(&self.octree).with_context(|| format!("cannot read {}", self.octree))?;
+        let oct = &self.oct1;
+        let bytes = std::fs::read(oct).with_context(|| format!("cannot read {oct}"))?;
         scene_cube(&bytes)?
-            .with_context(|| format!("{}: not an octree or a scene file from oconv", self.octree))
+            .with_context(|| format!("{oct}: not an octree or a scene file from oconv"))
     }
 
-    /// Builds the octree when a scene file is newer.
+    /// Builds the octree when a scene file is newer; with `illum`, then the octree with the
+    /// illum surfaces (`…0.oct`), mkillum's sources from it, and the octree to render with
+    /// them (`…1.oct`, frozen).
     fn oconv(&mut self) -> anyhow::Result<()> {
-        if self.octree_date >= self.scene_date {
+        let (program, opts) = self.rif.program_options(Var::Oconv, "oconv");
+        let opts = opts.unwrap_or_default();
+        let materials = self.rif.get(Var::Materials).map(str::to_string);
+        let octree = self.octree.clone();
+        if self.octree_date < self.scene_date {
+            if self.f.touch_only && self.octree_date > 0 {
+                self.touch(&octree)?;
+            } else {
+                let scene = self.rif.get(Var::Scene).unwrap_or("");
+                let inputs = match &materials {
+                    Some(m) => format!("{m} {scene}"),
+                    None => scene.to_string(),
+                };
+                self.build(&format!("{program}{opts} {inputs} > {octree}"), &octree)?;
+            }
+            self.octree_date = now().max(self.scene_date);
+        }
+        if !self.rif.is_set(Var::Illum) {
+            self.oct1_date = self.octree_date.max(self.material_date);
             return Ok(());
         }
-        if self.f.touch_only && self.octree_date > 0 {
-            let octree = self.octree.clone();
-            self.touch(&octree)?;
-        } else {
-            let (program, opts) = self.rif.program_options(Var::Oconv, "oconv");
-            let opts = opts.unwrap_or_default();
-            let scene = self.rif.get(Var::Scene).unwrap_or("");
-            let command = match self.rif.get(Var::Materials) {
-                Some(m) => format!("{program}{opts} {m} {scene} > {}", self.octree),
-                None => format!("{program}{opts} {scene} > {}", self.octree),
-            };
-            if let Err(e) = self.command(&command) {
-                let _ = std::fs::remove_file(&self.octree);
-                return Err(e.context(format!(
-                    "error generating octree\n\t{} removed",
-                    self.octree
-                )));
-            }
+        let newest = self
+            .octree_date
+            .max(self.material_date)
+            .max(self.illum_date);
+        if self.oct1_date >= newest {
+            return Ok(());
         }
-        self.octree_date = now().max(self.scene_date);
+        let illum = self.rif.get(Var::Illum).unwrap_or("").to_string();
+        let (oct0, oct1) = (self.oct0.clone(), self.oct1.clone());
+        // The scene given as the octree when there is one, else as its files.
+        let base = |frozen: &str| match (self.octree_date > 0, &materials) {
+            (true, _) => format!("{program}{opts}{frozen} -i {octree}"),
+            (false, Some(m)) => format!("{program}{opts}{frozen} {m}"),
+            (false, None) => format!("{program}{opts}{frozen}"),
+        };
+        if self.oct0_date < self.scene_date || self.oct0_date < self.illum_date {
+            if self.f.touch_only && (self.oct0_date > 0 || self.oct1_date > 0) {
+                if self.oct0_date > 0 {
+                    self.touch(&oct0)?;
+                }
+            } else {
+                self.build(&format!("{} {illum} > {oct0}", base("")), &oct0)?;
+            }
+            self.oct0_date = now().max(self.octree_date).max(self.illum_date);
+        }
+        if self.f.touch_only && self.oct1_date > 0 {
+            self.touch(&oct1)?;
+        } else {
+            let (mkillum, mut mkopts) = self.rif.program_options(Var::Mkillum, "mkillum");
+            if self.f.processes > 1 {
+                mkopts = Some(format!(
+                    " -n {}{}",
+                    self.f.processes,
+                    mkopts.unwrap_or_default()
+                ));
+            }
+            let sources = temporary_name("il");
+            let command = format!(
+                "{mkillum}{} {oct0} \"<\" {illum} > {sources}",
+                mkopts.unwrap_or_default()
+            );
+            if let Err(e) = self.command(&command) {
+                let _ = std::fs::remove_file(&sources);
+                return Err(e.context(format!("error running {mkillum}")));
+            }
+            self.remove(&oct0)?;
+            if let Err(e) = self.build(&format!("{} {sources} > {oct1}", base(" -f")), &oct1) {
+                let _ = std::fs::remove_file(&sources);
+                return Err(e);
+            }
+            self.remove(&sources)?;
+        }
+        self.oct1_date = now().max(self.oct0_date);
         Ok(())
+    }
+
+    /// Runs an oconv command; on failure its octree is removed.
+    fn build(&self, command: &str, octree: &str) -> anyhow::Result<()> {
+        self.command(command).map_err(|e| {
+            let _ = std::fs::remove_file(octree);
+            e.context(format!("error generating octree\n\t{octree} removed"))
+        })
     }
 
     /// Renders every view whose picture is older than the octree.
@@ -332,7 +418,7 @@ impl Rad {
         let raw_root = self.rif.get(Var::RawFile);
         let program = &opts.program;
         let (shared, own) = (&opts.shared, &opts.picture);
-        let octree = &self.octree;
+        let octree = &self.oct1;
         let mut n = 0;
         while let Some((name, view)) = self.rif.view(n, self.f.view.as_deref())? {
             n += 1;
@@ -456,6 +542,35 @@ impl Rad {
         }
         Ok(())
     }
+}
+
+/// `name` with `mark` before its suffix (`scene.oct` → `scene0.oct`), as rad names the
+/// octrees before and after mkillum.
+fn with_suffix_mark(name: &str, mark: char) -> String {
+    let dir = name.rfind('/').map_or(0, |k| k + 1);
+    let at = name[dir..].rfind('.').map_or(name.len(), |k| dir + k);
+    format!("{}{mark}{}", &name[..at], &name[at..])
+}
+
+/// A file name in the current folder that does not exist yet: `prefix` and six characters.
+fn temporary_name(prefix: &str) -> String {
+    let seed = now() ^ u64::from(std::process::id()).rotate_left(20);
+    (0u64..)
+        .map(|k| {
+            let mut x = seed.wrapping_add(k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let tail: String = (0..6)
+                .map(|_| {
+                    const LETTERS: &[u8] =
+                        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+                    let c = LETTERS[(x % LETTERS.len() as u64) as usize] as char;
+                    x /= LETTERS.len() as u64;
+                    c
+                })
+                .collect();
+            format!("{prefix}{tail}")
+        })
+        .find(|n| !Path::new(n).exists())
+        .unwrap_or_else(|| format!("{prefix}XXXXXX"))
 }
 
 /// The options file rad writes for `OPTFILE`: one option a line.

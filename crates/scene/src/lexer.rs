@@ -80,6 +80,19 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Reads the rest of the current line (a comment, from its `#`), without the line's end.
+    pub fn comment_line(&mut self) -> String {
+        let mut out = Vec::new();
+        while let Some(c) = self.bump() {
+            match c {
+                b'\n' => break,
+                b'\r' if self.src.get(self.pos) == Some(&b'\n') => {}
+                c => out.push(c),
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
     /// Reads a `!command` line (the `!` included in the input, excluded from the result),
     /// joining lines that end with a backslash.
     pub fn command_line(&mut self) -> Word {

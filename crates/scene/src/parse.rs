@@ -94,6 +94,33 @@ pub fn read_items(
     Ok(())
 }
 
+/// Scene input with its comments, for programs that read instructions from them (mkillum's
+/// `#@mkillum` lines).
+#[derive(Clone, Debug)]
+pub enum Piece {
+    /// A primitive or command.
+    Item(Item),
+    /// A comment line, from its `#` to the end of the line.
+    Comment(String),
+}
+
+/// Reads all items and comment lines of `src` in order, handing each to `sink`.
+pub fn read_pieces(
+    src: &[u8],
+    source: Arc<str>,
+    sink: &mut dyn FnMut(Piece) -> Result<()>,
+) -> Result<()> {
+    let mut lx = Lexer::new(src, source);
+    while let Some(c) = lx.skip_space() {
+        match c {
+            b'#' => sink(Piece::Comment(lx.comment_line()))?,
+            b'!' => sink(Piece::Item(Item::Command(lx.command_line())))?,
+            _ => sink(Piece::Item(Item::Prim(read_prim(&mut lx)?)))?,
+        }
+    }
+    Ok(())
+}
+
 /// Reads all items of `src` into a vector.
 pub fn parse_items(src: &[u8], source: Arc<str>) -> Result<Vec<Item>> {
     let mut items = Vec::new();

@@ -22,6 +22,7 @@ pub mod funcmat;
 pub mod irradiance_cache;
 pub mod material;
 pub mod mist;
+pub mod mkillum;
 pub mod normal;
 pub mod options;
 pub mod picture;

@@ -390,13 +390,16 @@ impl Renderer {
             }
             None => s,
         };
+        // A surface without a material (`void`, or patterns alone) is not there: RADIANCE's
+        // rayshade finds no material and the ray goes on through it.
         if let Some(first) = sm.mixed {
-            return self
-                .shade_chain(r, s, Some(first), &mut pcol, &mut pert, ctx)
-                .unwrap_or(DVec3::ZERO);
+            return match self.shade_chain(r, s, Some(first), &mut pcol, &mut pert, ctx) {
+                Some(v) => v,
+                None => self.raytrans(r, s, ctx),
+            };
         }
         let Some(mat_id) = sm.material else {
-            return DVec3::ZERO;
+            return self.raytrans(r, s, ctx);
         };
         // Geometry sampling for the irradiance cache keeps only where rays land: an emitter
         // ends the ray, so its patterns (a sky's brightness function) need not be evaluated.
@@ -930,6 +933,16 @@ impl Renderer {
     /// The radiance along a primary ray from `org` in unit direction `dir`.
     pub fn radiance(&self, org: DVec3, dir: DVec3, ctx: &mut Ctx) -> Radiance {
         self.trace(&self.primary_state(org, dir), ctx)
+    }
+
+    /// The radiance along a ray that is a specular sample (RADIANCE's `PRIMARY|SPECULAR`, as
+    /// mkillum traces): light sources it or its specular descendants meet do not count, the
+    /// light they shed on surfaces does.
+    pub fn specular_radiance(&self, org: DVec3, dir: DVec3, ctx: &mut Ctx) -> DVec3 {
+        let mut r = self.primary_state(org, dir);
+        r.rtype = PRIMARY | SPECULAR;
+        r.crtype = r.rtype;
+        self.trace(&r, ctx).value
     }
 
     /// What reaches `org` from far away along unit `dir` on a shadow ray: opaque surfaces

@@ -772,6 +772,25 @@ impl Renderer {
         Ok(out)
     }
 
+    /// A cache built for `n` primary rays when the options ask for one (`-aa`, `-ab` and `-ad`
+    /// above 0) and the scene allows it (no participating medium); for tools that trace
+    /// their own rays through a shared renderer, set on each context with
+    /// [`Ctx::use_irradiance_cache`].
+    pub fn build_irradiance_cache_if_asked<F>(
+        &self,
+        n: usize,
+        primary: F,
+    ) -> Option<Arc<IrradianceCache>>
+    where
+        F: Fn(&Renderer, usize, &mut Ctx) + Sync,
+    {
+        let o = &self.opts;
+        if o.aa <= 0.0 || o.ab == 0 || o.ad == 0 || n == 0 || self.medium_location().is_some() {
+            return None;
+        }
+        Some(Arc::new(self.build_irradiance_cache(n, primary).0))
+    }
+
     /// Writes the installed cache to `-af`, if that was given (again after records were added
     /// while rendering, as RADIANCE's ambient file keeps every record); a failure is a warning.
     pub fn save_irradiance_cache(&self) -> Option<String> {
