@@ -26,10 +26,6 @@ pub struct Args {
 /// files, reporting).
 const VALUE_OPTIONS: &[(&str, usize)] = &[
     ("-af", 1),
-    ("-ae", 1),
-    ("-ai", 1),
-    ("-aE", 1),
-    ("-aI", 1),
     ("-e", 1),
     ("-t", 1),
     ("-P", 1),

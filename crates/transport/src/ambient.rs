@@ -61,6 +61,11 @@ impl Renderer {
         if o.ad == 0 || r.adepth >= o.ab {
             return aval * o.av;
         }
+        if s.shape
+            .is_some_and(|i| self.ambient_skip.get(i as usize) == Some(&true))
+        {
+            return aval * o.av;
+        }
         let back = nrm.dot(s.normal) < 0.0;
         // Without a cache (`-aa 0`, and rcontrib and the annual runs, which never build one):
         // daylit's estimator unless RADIANCE's is asked for.

@@ -134,6 +134,8 @@ pub struct Renderer {
     pub(crate) cache: Option<std::sync::Arc<irradiance_cache::IrradianceCache>>,
     /// The windows and sun patches ambient sampling without a cache aims at (see [`portals`]).
     pub(crate) portals: portals::Portals,
+    /// Per shape: `-ae`/`-ai` leave it out of the ambient calculation (empty: none are).
+    pub(crate) ambient_skip: Vec<bool>,
 }
 
 impl Renderer {
@@ -188,6 +190,17 @@ impl Renderer {
         };
         let portals =
             portals::Portals::find(&compiled.accel, is_window, &portals::Beam::suns(&sources));
+        let ambient_skip = match &opts.ambient_set {
+            None => Vec::new(),
+            Some(set) => compiled
+                .origins
+                .iter()
+                .map(|o| {
+                    let name = origin_modifier(&scene, *o).map_or("void", |m| &scene.prim(m).name);
+                    set.skips(name)
+                })
+                .collect(),
+        };
         let mut renderer = Renderer {
             scene,
             compiled,
@@ -200,6 +213,7 @@ impl Renderer {
             pattern_pool,
             cache: None,
             portals,
+            ambient_skip,
         };
         mist::resolve_lights(&mut renderer)?;
         Ok(renderer)

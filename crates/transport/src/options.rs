@@ -21,6 +21,9 @@ pub struct Options {
     pub af: Option<std::path::PathBuf>,
     /// `-av`: ambient value returned where the bounce limit is reached.
     pub av: DVec3,
+    /// `-ae`/`-aE` (exclude) or `-ai`/`-aI` (include): surfaces whose modifier is excluded,
+    /// or not included, get `-av` instead of a computed ambient value.
+    pub ambient_set: Option<AmbientSet>,
     /// `-aw`: ambient value weight (accepted; daylit returns `-av` as is).
     pub aw: u32,
     /// `-dj`: source jitter (0 aims at part centres).
@@ -71,6 +74,22 @@ pub struct Options {
     pub daylit_ambient: bool,
 }
 
+/// The modifiers of `-ae`/`-ai` (and the files of `-aE`/`-aI`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct AmbientSet {
+    /// The list names the only modifiers whose surfaces get an ambient calculation.
+    pub include: bool,
+    /// Modifier names.
+    pub names: Vec<String>,
+}
+
+impl AmbientSet {
+    /// Whether a surface of modifier `name` gets `-av` instead of an ambient calculation.
+    pub fn skips(&self, name: &str) -> bool {
+        self.include != self.names.iter().any(|n| n == name)
+    }
+}
+
 impl Options {
     /// `rtrace`'s defaults in RADIANCE 6.0a.
     pub fn rtrace() -> Options {
@@ -82,6 +101,7 @@ impl Options {
             ar: 256,
             af: None,
             av: DVec3::ZERO,
+            ambient_set: None,
             aw: 0,
             dj: 0.0,
             ds: 0.2,
@@ -232,6 +252,29 @@ impl Options {
                 self.af = Some(w.into());
             }
             "-aw" => self.aw = count(1)?,
+            "-ae" | "-ai" | "-aE" | "-aI" => {
+                let w = args
+                    .get(i + 1)
+                    .ok_or_else(|| format!("option {a} needs a modifier name or file"))?;
+                let include = matches!(a, "-ai" | "-aI");
+                // Switching between including and excluding starts a new list, as in RADIANCE.
+                let set = self.ambient_set.get_or_insert_with(AmbientSet::default);
+                if set.include != include {
+                    *set = AmbientSet {
+                        include,
+                        names: Vec::new(),
+                    };
+                }
+                if a == "-aE" || a == "-aI" {
+                    let text = std::fs::read_to_string(w).map_err(|e| {
+                        format!("option {a}: cannot open ambient modifier file \"{w}\": {e}")
+                    })?;
+                    set.names
+                        .extend(text.split_ascii_whitespace().map(str::to_string));
+                } else {
+                    set.names.push(w.clone());
+                }
+            }
             "-av" => {
                 self.av = DVec3::new(num(1)?, num(2)?, num(3)?);
                 return Ok(4);
