@@ -1126,3 +1126,31 @@ fn ambient_exclusion_lists_work_as_radiance_s() {
         "drop {drop:.4} (RADIANCE 0.140)"
     );
 }
+
+/// A surface without a material (`void`) is invisible, as in RADIANCE (its rayshade finds no
+/// material and the ray goes on): a void polygon in front of a glowing wall changes nothing.
+#[test]
+fn void_surfaces_let_rays_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let wall =
+        "void glow lamp 0 0 4 5 5 5 0\nlamp polygon wall 0 0 12 -1 -1 2 -1 1 2 1 1 2 1 -1 2\n";
+    let screen = "void polygon screen 0 0 12 -1 -1 1 1 -1 1 1 1 1 -1 1 1\n";
+    std::fs::write(dir.path().join("wall.rad"), wall).unwrap();
+    std::fs::write(dir.path().join("both.rad"), format!("{wall}{screen}")).unwrap();
+    let value = |file: &str| {
+        let o = run_with_input(
+            daylit()
+                .args(["rtrace", "-h", "-ab", "0", "-ov"])
+                .arg(dir.path().join(file)),
+            b"0 0 0 0 0 1\n",
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    assert_eq!(value("both.rad"), value("wall.rad"));
+    assert!(
+        value("wall.rad").starts_with("5.0"),
+        "{}",
+        value("wall.rad")
+    );
+}

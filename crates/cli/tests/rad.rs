@@ -173,7 +173,8 @@ fn radiance_test_suite_rad_target_passes() {
     ] {
         std::fs::copy(scenes.join(f), dir.path().join(f)).unwrap();
     }
-    std::fs::copy(suite.join("inst.rif"), dir.path().join("inst.rif")).unwrap();
+    let rifs = scenes.join("../rif");
+    std::fs::copy(rifs.join("inst.rif"), dir.path().join("inst.rif")).unwrap();
     let out = rad(dir.path(), &["-v", "0", "inst.rif"]);
     assert!(
         out.status.success() && dir.path().join("inst.oct").exists(),
@@ -195,7 +196,6 @@ fn radiance_test_suite_rad_target_passes() {
 fn illum_sources_through_mkillum() {
     let scenes = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../validation/radiance_scenes/scenes");
-    let suite = common::golden("rad").join("suite");
     let dir = tempfile::tempdir().unwrap();
     for f in [
         "basic.mat",
@@ -213,7 +213,7 @@ fn illum_sources_through_mkillum() {
         std::fs::copy(scenes.join(f), dir.path().join(f)).unwrap();
     }
     for f in ["tfunc.rif", "render.opt"] {
-        std::fs::copy(suite.join(f), dir.path().join(f)).unwrap();
+        std::fs::copy(scenes.join("../rif").join(f), dir.path().join(f)).unwrap();
     }
     let args = [
         "-v",

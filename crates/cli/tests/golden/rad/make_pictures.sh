@@ -26,7 +26,7 @@ for f in basic.mat diorama_walls.rad rect_opening.rad front_cap.rad ball_in_cube
     sunset_sky.rad sunset.hdr fisheye.cal aniso.cal illum_tfunc.rad inside.vf; do
     cp "$scenes/$f" "$work2/"
 done
-cp "$here/suite/tfunc.rif" "$here/suite/render.opt" "$work2/"
+cp "$root/validation/radiance_scenes/rif/tfunc.rif" "$root/validation/radiance_scenes/rif/render.opt" "$work2/"
 cd "$work2"
 rad -v def tfunc.rif RES=32 "mkillum=-ab 0" "render=-ab 0 -aa 0 -dj 0 -ps 1 -pj 0" > /dev/null
 pvalue -h -H -d tfunc_def.hdr | awk '{ s += ($1 + $2 + $3) / 3; n++ } END { printf "%.6g\n", s / n }' \
