@@ -222,13 +222,38 @@ fn box_filter(
     px: &[[f32; 3]],
     xres: usize,
     yres: usize,
+    cent: (i64, i64),
+    cr: (usize, usize),
+    scale: (f64, f64),
+    brad: (i64, i64),
+) -> [f32; 3] {
+    let mut sum = [0.0f32; 3];
+    let mut n = 0u32;
+    box_pixels((xres, yres), cent, cr, scale, brad, |x, y| {
+        let p = px[y * xres + x];
+        n += 1;
+        for k in 0..3 {
+            sum[k] += p[k];
+        }
+    });
+    if n > 1 {
+        let s = 1.0 / f64::from(n);
+        sum = sum.map(|v| (f64::from(v) * s) as f32);
+    }
+    sum
+}
+
+/// Calls `f(x, y)` for each input pixel whose centre falls in output pixel `(c, r)`, row by
+/// row, as pfilt's box test finds them: around the output pixel's centre `(xcent, ycent)` in
+/// the input, within `(xbrad, ybrad)`, scaled by the output/input size ratios.
+fn box_pixels(
+    (xres, yres): (usize, usize),
     (xcent, ycent): (i64, i64),
     (c, r): (usize, usize),
     (x_c, y_r): (f64, f64),
     (xbrad, ybrad): (i64, i64),
-) -> [f32; 3] {
-    let mut sum = [0.0f32; 3];
-    let mut n = 0u32;
+    mut f: impl FnMut(usize, usize),
+) {
     for y in ycent + 1 - ybrad..=ycent + ybrad {
         if y < 0 {
             continue;
@@ -262,18 +287,26 @@ fn box_filter(
             if d >= 0.5 {
                 break;
             }
-            let p = px[y as usize * xres + x as usize];
-            n += 1;
-            for k in 0..3 {
-                sum[k] += p[k];
-            }
+            f(x as usize, y as usize);
         }
     }
-    if n > 1 {
-        let s = 1.0 / f64::from(n);
-        sum = sum.map(|v| (f64::from(v) * s) as f32);
-    }
-    sum
+}
+
+/// pfilt's table of `exp(-x)` in steps of 0.05 for a filter of radius `rad` (in output
+/// pixels), flat up to the output pixel's own area, `x_c × y_r` (the output/input size ratios).
+fn gauss_table(rad: f64, x_c: f64, y_r: f64) -> Vec<f32> {
+    let size = (444.0 * CHECK_RADIUS * CHECK_RADIUS) as usize;
+    let d = x_c * y_r * 0.25 / (rad * rad);
+    let plateau = (-d).exp() as f32;
+    (0..size)
+        .map(|i| {
+            if i == 0 || i as f64 * 0.05 <= d {
+                plateau
+            } else {
+                (-(i as f64) * 0.05).exp() as f32
+            }
+        })
+        .collect()
 }
 
 /// pfilt's Gaussian: a table of `exp(-x)` in steps of 0.05, flat up to the output pixel's
@@ -287,18 +320,7 @@ struct Gauss {
 
 impl Gauss {
     fn new(rad: f64, x_c: f64, y_r: f64) -> Gauss {
-        let size = (444.0 * CHECK_RADIUS * CHECK_RADIUS) as usize;
-        let d = x_c * y_r * 0.25 / (rad * rad);
-        let plateau = (-d).exp() as f32;
-        let table = (0..size)
-            .map(|i| {
-                if i == 0 || i as f64 * 0.05 <= d {
-                    plateau
-                } else {
-                    (-(i as f64) * 0.05).exp() as f32
-                }
-            })
-            .collect();
+        let table = gauss_table(rad, x_c, y_r);
         Gauss {
             rad,
             table,

@@ -312,8 +312,6 @@ impl<'r> MkIllum<'r> {
         let Some(face) = Face::new(&p.fargs) else {
             return Ok(false);
         };
-        let (nalt, nazi) = self.flat_bins();
-        let n = nalt * nazi;
         // Axes: the first edge at least as long as the square root of the area, if any.
         let nv = face.verts.len();
         let u = (0..nv)
@@ -329,14 +327,32 @@ impl<'r> MkIllum<'r> {
         };
         let eps = R_EPS * face.area.sqrt();
         let sampler = |rng: &mut Pcg64Mcg| face.random_point(&frame, rng);
-        let Some(mut dist) = self.sample_flat(&frame, nalt, nazi, eps, &sampler) else {
-            self.warn(format!("({}): polygon \"{}\": bad aspect", p.loc, p.name));
+        self.flat_source(p, &frame, eps, &sampler)
+    }
+
+    /// A flat surface's source from points `point` picks on it: its distribution sampled
+    /// (with the sources behind for `l+`) and written; false if no points could be found.
+    fn flat_source(
+        &mut self,
+        p: &RawPrim,
+        frame: &Frame,
+        eps: f64,
+        point: &(dyn Fn(&mut Pcg64Mcg) -> Option<DVec3> + Sync),
+    ) -> Result<bool, String> {
+        let (nalt, nazi) = self.flat_bins();
+        let Some(mut dist) = self.sample_flat(frame, nalt, nazi, eps, point) else {
+            self.warn(format!(
+                "({}): {} \"{}\": bad aspect",
+                p.loc,
+                p.ptype.name(),
+                p.name
+            ));
             return Ok(false);
         };
         if self.set.light {
-            self.sources_behind(&frame, nalt, nazi, eps, &sampler, &mut dist)?;
+            self.sources_behind(frame, nalt, nazi, eps, point, &mut dist)?;
         }
-        self.write_flat(p, &dist, n, nalt, nazi, &frame)?;
+        self.write_flat(p, &dist, nalt, nazi, frame)?;
         Ok(true)
     }
 
@@ -363,21 +379,13 @@ impl<'r> MkIllum<'r> {
             v: w.cross(u),
             w,
         };
-        let (nalt, nazi) = self.flat_bins();
         let eps = R_EPS * r1;
         let sampler = |rng: &mut Pcg64Mcg| {
             let r = (r0 * r0 + rng.random::<f64>() * (r1 * r1 - r0 * r0)).sqrt();
             let phi = 2.0 * PI * rng.random::<f64>();
             Some(centre + frame.u * (r * phi.cos()) + frame.v * (r * phi.sin()))
         };
-        let mut dist = self
-            .sample_flat(&frame, nalt, nazi, eps, &sampler)
-            .ok_or("ring sampling failed")?;
-        if self.set.light {
-            self.sources_behind(&frame, nalt, nazi, eps, &sampler, &mut dist)?;
-        }
-        self.write_flat(p, &dist, nalt * nazi, nalt, nazi, &frame)?;
-        Ok(true)
+        self.flat_source(p, &frame, eps, &sampler)
     }
 
     /// A sphere: light leaving it in every direction.
@@ -401,10 +409,8 @@ impl<'r> MkIllum<'r> {
         };
         let seed = self.next_seed();
         let ray = |bin: usize, k: usize| -> Option<(DVec3, DVec3)> {
-            let (ia, iz) = (bin / nazi, bin % nazi);
             let mut rng = sample_rng(seed, bin, k);
-            let alt = (ia as f64 + rng.random::<f64>()) / nalt as f64;
-            let azi = (iz as f64 + rng.random::<f64>() - 0.5) / nazi as f64;
+            let (alt, azi) = jittered(&mut rng, bin, nalt, nazi);
             let z = 1.0 - 2.0 * alt;
             let s = (1.0 - z * z).max(0.0).sqrt();
             let dir = DVec3::new(s * (2.0 * PI * azi).cos(), s * (2.0 * PI * azi).sin(), z);
@@ -455,10 +461,8 @@ impl<'r> MkIllum<'r> {
     ) -> Option<Vec<DVec3>> {
         let seed = self.next_seed();
         let ray = |bin: usize, k: usize| -> Option<(DVec3, DVec3)> {
-            let (ia, iz) = (bin / nazi, bin % nazi);
             let mut rng = sample_rng(seed, bin, k);
-            let alt = (ia as f64 + rng.random::<f64>()) / nalt as f64;
-            let azi = (iz as f64 + rng.random::<f64>() - 0.5) / nazi as f64;
+            let (alt, azi) = jittered(&mut rng, bin, nalt, nazi);
             let dn = flat_dir(alt, azi);
             let dir = -(frame.u * dn.x + frame.v * dn.y + frame.w * dn.z);
             Some((point(&mut rng)? - dir * eps, dir))
@@ -561,12 +565,10 @@ impl<'r> MkIllum<'r> {
         &mut self,
         p: &RawPrim,
         dist: &[DVec3],
-        n: usize,
         nalt: usize,
         nazi: usize,
         frame: &Frame,
     ) -> Result<(), String> {
-        debug_assert_eq!(dist.len(), n);
         if !self.average(dist) {
             let text = object_text(&p.modifier, p);
             self.print(&text);
@@ -702,6 +704,15 @@ fn sample_rng(seed: u64, bin: usize, k: usize) -> Pcg64Mcg {
         ^ (bin as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ (k as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     Pcg64Mcg::seed_from_u64(h)
+}
+
+/// A random (altitude, azimuth) fraction within direction bin `bin` of `nalt × nazi`; the
+/// azimuth bins are centred on their index.
+fn jittered(rng: &mut Pcg64Mcg, bin: usize, nalt: usize, nazi: usize) -> (f64, f64) {
+    let (ia, iz) = (bin / nazi, bin % nazi);
+    let alt = (ia as f64 + rng.random::<f64>()) / nalt as f64;
+    let azi = (iz as f64 + rng.random::<f64>() - 0.5) / nazi as f64;
+    (alt, azi)
 }
 
 /// Rays the irradiance cache is built from, at most (a sample of them when there are more).

@@ -6,7 +6,7 @@
 //! box averages within five filter radii, summed in rings so that the mean over any radius is
 //! cheap. The Gaussian table is normalised so that a pixel's spread sums to its share.
 
-use super::{box_filter, brightness, CHECK_RADIUS, FTINY};
+use super::{box_filter, box_pixels, brightness, gauss_table, CHECK_RADIUS, FTINY};
 
 /// Output pixels checked around each one, in filter radii.
 const THRESHOLD_RADIUS: f64 = 5.0;
@@ -45,18 +45,8 @@ impl Kernel {
             g.nrows as f64 / g.yres as f64,
         );
         let rad = g.rad;
-        let size = (444.0 * CHECK_RADIUS * CHECK_RADIUS) as usize;
+        let mut table = gauss_table(rad, x_c, y_r);
         let d = x_c * y_r * 0.25 / (rad * rad);
-        let plateau = (-d).exp() as f32;
-        let mut table: Vec<f32> = (0..size)
-            .map(|i| {
-                if i == 0 || i as f64 * 0.05 <= d {
-                    plateau
-                } else {
-                    (-(i as f64) * 0.05).exp() as f32
-                }
-            })
-            .collect();
         // The filter's integral: the plateau's disc, then rings of 0.1 out to the support.
         let mut integral = std::f64::consts::PI * d * (-d).exp();
         let mut r = d.sqrt() + 0.05;
@@ -216,46 +206,29 @@ pub(super) fn filter(px: &[[f32; 3]], g: &Grid, threshold: f64) -> Vec<[f32; 3]>
                     counts[ring as usize] += 1;
                 }
             }
-            let (xcent, ycent) = centre(c as usize, r as usize);
             // The input pixels whose centres fall in this output pixel.
-            for y in ycent + 1 - ybrad..=ycent + ybrad {
-                if y < 0 {
-                    continue;
-                }
-                if y >= yres as i64 {
-                    break;
-                }
-                let d = if y_r < 1.0 {
-                    y_r * y as f64 - (r as f64 + 0.5)
-                } else {
-                    (y - ycent) as f64
-                };
-                if d < -0.5 {
-                    continue;
-                }
-                if d >= 0.5 {
-                    break;
-                }
-                for x in xcent + 1 - xbrad..=xcent + xbrad {
-                    if x < 0 || x >= xres as i64 {
-                        continue;
-                    }
-                    let d = if x_c < 1.0 {
-                        x_c * x as f64 - (c as f64 + 0.5)
-                    } else {
-                        (x - xcent) as f64
-                    };
-                    if d < -0.5 {
-                        continue;
-                    }
-                    if d >= 0.5 {
-                        break;
-                    }
-                    let p = px[y as usize * xres + x as usize];
+            let cr = (c as usize, r as usize);
+            box_pixels(
+                (xres, yres),
+                centre(cr.0, cr.1),
+                cr,
+                (x_c, y_r),
+                (xbrad, ybrad),
+                |x, y| {
+                    let p = px[y * xres + x];
                     let m = k.multiplier(brightness(p), &sums, &counts);
-                    spread(&mut out, &mut weights, p, (x, y), (c, r), m, &k, g);
-                }
-            }
+                    spread(
+                        &mut out,
+                        &mut weights,
+                        p,
+                        (x as i64, y as i64),
+                        (c, r),
+                        m,
+                        &k,
+                        g,
+                    );
+                },
+            );
         }
     }
     out
