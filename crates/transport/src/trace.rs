@@ -91,6 +91,10 @@ pub struct Radiance {
     pub value: DVec3,
     /// Distance to the first surface ([`FHUGE`] if none).
     pub dist: f64,
+    /// Effective length (RADIANCE's `rxt`): as `dist`, but through a surface the ray passes
+    /// unchanged (one without a material, or cut away by antimatter) on to what lies behind.
+    /// The irradiance cache's Hessian reads it.
+    pub extent: f64,
 }
 
 /// The hit as shading sees it.
@@ -288,24 +292,38 @@ impl Renderer {
                     .then(|| self.shape_modifier(h.prim as usize))
                     .flatten()
                     .filter(|&m| r.clip.hides(Some(m)));
-                let value = match hidden {
+                let (value, extent) = match hidden {
                     // Cut away by antimatter: pass through, counting the crossing.
                     Some(m) => {
                         slot = None;
                         let mut through = *r;
                         through.clip.cross(m, s.rod > 0.0);
-                        self.raytrans(&through, &s, ctx)
+                        let behind = self.raytrans_radiance(&through, &s, ctx);
+                        (behind.value, h.t + behind.extent)
                     }
-                    None => self.shade(r, &s, sm, ctx),
+                    // No material: RADIANCE's rayshade finds none and the ray goes on.
+                    None if sm.material.is_none() && sm.mixed.is_none() => {
+                        let behind = self.raytrans_radiance(r, &s, ctx);
+                        (behind.value, h.t + behind.extent)
+                    }
+                    None => (self.shade(r, &s, sm, ctx), h.t),
                 };
-                Radiance { value, dist: h.t }
+                Radiance {
+                    value,
+                    dist: h.t,
+                    extent,
+                }
             }
             None => {
                 let (value, src) = self.source_hit(r, ctx);
                 if let (Some(t), Some(i)) = (self.contrib.as_deref(), src) {
                     slot = Some(t.source_slot[i]);
                 }
-                Radiance { value, dist: FHUGE }
+                Radiance {
+                    value,
+                    dist: FHUGE,
+                    extent: FHUGE,
+                }
             }
         };
         if let Some(k) = slot.filter(|&k| k != u32::MAX) {
@@ -613,9 +631,18 @@ impl Renderer {
 
     /// Continues the ray through the surface unchanged (RADIANCE's `raytrans`).
     pub(crate) fn raytrans(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> DVec3 {
+        self.raytrans_radiance(r, s, ctx).value
+    }
+
+    /// [`Renderer::raytrans`] with the continued ray's distances (0 when it cannot go on).
+    fn raytrans_radiance(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> Radiance {
         match self.spawn(r, s, TRANS, None, ctx) {
-            Some((tr, _)) => self.trace(&tr, ctx).value,
-            None => DVec3::ZERO,
+            Some((tr, _)) => self.trace(&tr, ctx),
+            None => Radiance {
+                value: DVec3::ZERO,
+                dist: 0.0,
+                extent: 0.0,
+            },
         }
     }
 

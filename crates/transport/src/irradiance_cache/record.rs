@@ -233,7 +233,7 @@ impl Renderer {
         if v.dist <= FTINY {
             return None;
         }
-        Some((v.value * c, ar.dir, v.dist))
+        Some((v.value * c, ar.dir, v.extent))
     }
 
     /// Super-samples the divisions whose neighbours differ most (as the uncached hemisphere
