@@ -11,6 +11,21 @@ use daylit_scene::{load_scene, LoadOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The box around every surface of scene inputs, read as getbbox reads them: modifiers need
+/// not be defined, inline commands run.
+pub(crate) fn scene_box(inputs: &[PathBuf]) -> anyhow::Result<(glam::DVec3, glam::DVec3)> {
+    let opts = LoadOptions {
+        allow_commands: true,
+        check_files: false,
+        geometry_only: true,
+        ..Default::default()
+    };
+    let scene = load_scene(inputs, &opts)?;
+    daylit_compile::shapes(&scene)
+        .bounds()
+        .ok_or_else(|| anyhow::anyhow!("the scene has no surfaces"))
+}
+
 /// `getbbox` with RADIANCE's arguments.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut header = true;
@@ -29,16 +44,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     if inputs.is_empty() {
         inputs.push(PathBuf::from("-"));
     }
-    let opts = LoadOptions {
-        allow_commands: true,
-        check_files: false,
-        geometry_only: true,
-        ..Default::default()
-    };
-    let scene = load_scene(&inputs, &opts)?;
-    let Some((lo, hi)) = daylit_compile::shapes(&scene).bounds() else {
-        bail!("getbbox: the scene has no surfaces");
-    };
+    let (lo, hi) = scene_box(&inputs)?;
     let mut out = String::new();
     if header {
         let names = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];

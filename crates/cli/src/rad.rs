@@ -7,10 +7,10 @@
 //! cannot run is refused by name before anything runs: photon maps (`PGMAP`, `PCMAP`:
 //! mkpmap), `-o` (rvu), and continuing an interrupted picture.
 
+use crate::getbbox::scene_box;
 use crate::getinfo::scene_cube;
 use anyhow::{bail, Context};
 use daylit_scene::rif::{Rif, Var};
-use daylit_scene::{load_scene, LoadOptions};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -120,30 +120,10 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The words of a variable's value, quotes removed (RADIANCE's `nextword`).
+/// The words of a variable's value, quotes removed, as the scene reader splits words.
 fn words(value: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = value.chars().peekable();
-    loop {
-        while chars.next_if(|c| c.is_ascii_whitespace()).is_some() {}
-        let Some(&c) = chars.peek() else { break };
-        let mut w = String::new();
-        if c == '"' || c == '\'' {
-            chars.next();
-            for n in chars.by_ref() {
-                if n == c {
-                    break;
-                }
-                w.push(n);
-            }
-        } else {
-            while let Some(n) = chars.next_if(|n| !n.is_ascii_whitespace()) {
-                w.push(n);
-            }
-        }
-        out.push(w);
-    }
-    out
+    let mut lexer = daylit_scene::lexer::Lexer::new(value.as_bytes(), "rad".into());
+    std::iter::from_fn(|| lexer.word().map(|w| w.text)).collect()
 }
 
 /// The latest date of the files a variable lists (inline commands count as date 1); an
@@ -295,16 +275,7 @@ impl Rad {
                 .unwrap_or("");
             let files: Vec<std::path::PathBuf> =
                 words(listed).into_iter().map(Into::into).collect();
-            let opts = LoadOptions {
-                allow_commands: true,
-                check_files: false,
-                geometry_only: true,
-                ..Default::default()
-            };
-            let scene = load_scene(&files, &opts)?;
-            let (lo, hi) = daylit_compile::shapes(&scene)
-                .bounds()
-                .context("the scene has no surfaces")?;
+            let (lo, hi) = scene_box(&files)?;
             let size = (hi - lo).max_element();
             let origin = (hi + lo - glam::DVec3::splat(size)) * 0.5;
             return Ok((origin.to_array(), size));

@@ -358,18 +358,14 @@ impl<'r> MkIllum<'r> {
 
     /// A ring (disc or annulus).
     fn ring(&mut self, p: &RawPrim) -> Result<bool, String> {
-        let a = &p.fargs;
-        if a.len() != 8 {
-            return Err(format!(
-                "({}): ring \"{}\": bad # of arguments",
-                p.loc, p.name
-            ));
-        }
-        let centre = DVec3::new(a[0], a[1], a[2]);
-        let Some(w) = DVec3::new(a[3], a[4], a[5]).try_normalize() else {
+        let &[cx, cy, cz, nx, ny, nz, ra, rb] = p.fargs.as_slice() else {
             return Ok(false);
         };
-        let (r0, r1) = (a[6].min(a[7]), a[6].max(a[7]));
+        let centre = DVec3::new(cx, cy, cz);
+        let Some(w) = DVec3::new(nx, ny, nz).try_normalize() else {
+            return Ok(false);
+        };
+        let (r0, r1) = (ra.min(rb), ra.max(rb));
         if r1 <= FTINY {
             return Ok(false);
         }
@@ -390,15 +386,11 @@ impl<'r> MkIllum<'r> {
 
     /// A sphere: light leaving it in every direction.
     fn sphere(&mut self, p: &RawPrim) -> Result<bool, String> {
-        let a = &p.fargs;
-        if a.len() != 4 {
-            return Err(format!(
-                "({}): sphere \"{}\": bad # of arguments",
-                p.loc, p.name
-            ));
-        }
-        let centre = DVec3::new(a[0], a[1], a[2]);
-        let radius = a[3].abs();
+        let &[cx, cy, cz, r] = p.fargs.as_slice() else {
+            return Ok(false);
+        };
+        let centre = DVec3::new(cx, cy, cz);
+        let radius = r.abs();
         let (nalt, nazi) = if self.set.density <= 0 {
             (1, 1)
         } else {

@@ -742,7 +742,7 @@ impl Renderer {
     {
         let mut out = Prepared::default();
         let o = &self.opts;
-        if o.aa <= 0.0 || o.ab == 0 || o.ad == 0 {
+        if !self.cache_asked() {
             return Ok(out);
         }
         if let Some(m) = self.medium_location() {
@@ -772,6 +772,12 @@ impl Renderer {
         Ok(out)
     }
 
+    /// Whether the options ask for a cache: `-aa`, `-ab` and `-ad` above 0.
+    fn cache_asked(&self) -> bool {
+        let o = &self.opts;
+        o.aa > 0.0 && o.ab > 0 && o.ad > 0
+    }
+
     /// A cache built for `n` primary rays when the options ask for one (`-aa`, `-ab` and `-ad`
     /// above 0) and the scene allows it (no participating medium); for tools that trace
     /// their own rays through a shared renderer, set on each context with
@@ -784,8 +790,7 @@ impl Renderer {
     where
         F: Fn(&Renderer, usize, &mut Ctx) + Sync,
     {
-        let o = &self.opts;
-        if o.aa <= 0.0 || o.ab == 0 || o.ad == 0 || n == 0 || self.medium_location().is_some() {
+        if !self.cache_asked() || n == 0 || self.medium_location().is_some() {
             return None;
         }
         Some(Arc::new(self.build_irradiance_cache(n, primary).0))
