@@ -28,6 +28,7 @@ mod pcomb;
 mod pcompos;
 mod pextrem;
 mod pfilt;
+mod psign;
 mod pvalue;
 mod ra_ppm;
 mod ra_rgbe;
@@ -87,6 +88,7 @@ const MULTICALL: &[&str] = &[
     "pcompos",
     "pvalue",
     "pextrem",
+    "psign",
     "ra_rgbe",
     "pcomb",
     "vwright",
@@ -277,6 +279,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pcompos" => pcompos::run_radiance(args),
         "pvalue" => pvalue::run_radiance(args),
         "pextrem" => pextrem::run_radiance(args),
+        "psign" => psign::run_radiance(args),
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),

@@ -3,9 +3,15 @@
 //! columns (`-s` spacing, `-o` origin) over a `-b r g b` background, to `-x`/`-y` size or
 //! the extent of the pictures. Later pictures cover earlier ones. The header holds each
 //! input's header indented under its name (`-h` leaves them out), the command line and the
-//! shared exposure. Labels (`-l`, `-la`, `-lh`) and thresholds (`-t`, `+t`) are refused.
+//! shared exposure. A picture may carry a label (`-l text`, or its file name with `-la`),
+//! drawn as RADIANCE's pcompos draws it through psign (`-lh` high, across the picture's top),
+//! and thresholds (`-t min`, `+t max`): only its pixels brighter than min and darker than max
+//! are placed.
 
 use anyhow::{bail, Context};
+use daylit_image::font::Font;
+use daylit_image::hdr::float_to_rgbe;
+use daylit_image::sign::Sign;
 use daylit_image::HdrImage;
 use std::io::Write;
 use std::process::ExitCode;
@@ -19,6 +25,50 @@ struct Placed {
     image: HdrImage,
     x: i64,
     y: i64,
+    /// Brightness limits: a pixel is placed only above `min` and below `max`.
+    min: Option<f64>,
+    max: Option<f64>,
+    /// A label drawn by psign, not a picture read (no header echoed, no exposure).
+    label: bool,
+}
+
+impl Placed {
+    /// Is pixel `c` of row `row` within the thresholds? Brightness as RADIANCE's pcompos
+    /// measures it, on the pixel's stored mantissas.
+    fn passes(&self, c: usize, row: usize) -> bool {
+        if self.min.is_none() && self.max.is_none() {
+            return true;
+        }
+        let v = float_to_rgbe(self.image.get(c, row));
+        let bright = if v[3] == 0 {
+            0.0
+        } else {
+            let b = (68 * v[0] as u32 + 172 * v[1] as u32 + 17 * v[2] as u32) >> 8;
+            b as f64 * 2f64.powi(v[3] as i32 - 136)
+        };
+        self.min.is_none_or(|m| bright > m) && self.max.is_none_or(|m| bright < m)
+    }
+}
+
+/// A label as RADIANCE's pcompos asks psign for it: black on white, squeezed spacing,
+/// aspect 2, fitted into `width` × `height` pixels.
+fn label(text: &str, width: i64, height: i64) -> anyhow::Result<HdrImage> {
+    let font_path = daylit_cal::RayPath::from_env()
+        .find("helvet.fnt")
+        .context("cannot find font file \"helvet.fnt\" in the RAYPATH for the labels")?;
+    let font = Font::load(&font_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // RADIANCE passes at most 90 bytes of the label to psign.
+    let bytes = text.as_bytes();
+    let text = &bytes[..bytes.len().min(90)];
+    let sign = Sign {
+        spacing: -0.15,
+        aspect: 2.0,
+        width,
+        height,
+        ..Sign::default()
+    };
+    sign.draw(&font, &[text.to_vec()])
+        .map_err(|e| anyhow::anyhow!("label \"{}\": {e}", String::from_utf8_lossy(text)))
 }
 
 fn int(args: &[String], k: usize, what: &str) -> anyhow::Result<i64> {
@@ -41,6 +91,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut background = [0.0f32; 3];
     let (mut columns, mut spacing, mut x0, mut y0) = (0i64, 0i64, 0i64, 0i64);
     let mut echo_header = true;
+    let (mut autolabel, mut label_height) = (false, 24i64);
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
         let a = args[i].as_str();
@@ -78,9 +129,14 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 }
                 i += 3;
             }
-            _ if a.starts_with("-l") => {
-                bail!("pcompos: {a}: labels are not supported by daylit yet")
+            "-la" => autolabel = true,
+            "-lh" => {
+                label_height = int(args, i + 1, "-lh")?;
+                i += 1;
             }
+            // A picture's own label or threshold: the pictures start here.
+            "-l" => break,
+            _ if a.starts_with("-t") => break,
             _ => bail!("pcompos: unknown option {a} ({USAGE})"),
         }
         i += 1;
@@ -90,16 +146,35 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let (mut xmax, mut ymax) = (0i64, 0i64);
     while i < args.len() {
         let mut anchor = (b'-', b'-');
+        let (mut min, mut max, mut text) = (None, None, None);
         while i < args.len() && args[i].len() > 1 && args[i].starts_with(['-', '+', '=']) {
             let a = args[i].as_bytes();
             match (a[0], a.get(1).copied(), a.get(2).copied()) {
                 (b'=', Some(x @ (b'+' | b'-' | b'0')), Some(y @ (b'+' | b'-' | b'0'))) => {
                     anchor = (x, y)
                 }
-                (_, Some(b't'), _) | (_, Some(b'l'), _) => bail!(
-                    "pcompos: {}: thresholds and labels are not supported by daylit yet",
-                    args[i]
-                ),
+                (b'-' | b'+', Some(b't'), _) => {
+                    let w = args
+                        .get(i + 1)
+                        .with_context(|| format!("pcompos: {} needs a value", args[i]))?;
+                    let v: f64 = w
+                        .parse()
+                        .with_context(|| format!("pcompos: {} {w}: a number expected", args[i]))?;
+                    if a[0] == b'-' {
+                        min = Some(v);
+                    } else {
+                        max = Some(v);
+                    }
+                    i += 1;
+                }
+                (b'-', Some(b'l'), None) => {
+                    text = Some(
+                        args.get(i + 1)
+                            .with_context(|| format!("pcompos: -l needs a label ({USAGE})"))?
+                            .clone(),
+                    );
+                    i += 1;
+                }
                 _ => bail!("pcompos: bad argument {} ({USAGE})", args[i]),
             }
             i += 1;
@@ -107,6 +182,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         let spec = args
             .get(i)
             .with_context(|| format!("pcompos: picture missing ({USAGE})"))?;
+        if autolabel && text.is_none() {
+            text = Some(spec.clone());
+        }
         let (name, image) = load(spec)?;
         i += 1;
         let (w, h) = (image.width as i64, image.height as i64);
@@ -135,7 +213,30 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         };
         xmax = xmax.max(x + w);
         ymax = ymax.max(y + h);
-        placed.push(Placed { name, image, x, y });
+        let xres = image.width as i64;
+        let yres = image.height as i64;
+        placed.push(Placed {
+            name,
+            image,
+            x,
+            y,
+            min,
+            max,
+            label: false,
+        });
+        if let Some(text) = text {
+            let image = label(&text, xres, label_height).context("pcompos")?;
+            let ly = y + yres - image.height as i64;
+            placed.push(Placed {
+                name: String::new(),
+                image,
+                x,
+                y: ly,
+                min: None,
+                max: None,
+                label: true,
+            });
+        }
     }
     if placed.is_empty() {
         bail!("pcompos: no pictures given ({USAGE})");
@@ -160,7 +261,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     out.pixels.fill(background);
     out.header = daylit_matrix::date_lines().to_vec();
     let mut exposure: Option<f64> = None;
-    for (k, p) in placed.iter().enumerate() {
+    for (k, p) in placed.iter().filter(|p| !p.label).enumerate() {
         if echo_header {
             out.header.push(format!("{}:", p.name));
             out.header
@@ -172,6 +273,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             (_, Some(c)) if c > 0.0 && (e / c - 1.0).abs() <= 0.02 => Some(c),
             _ => Some(0.0),
         };
+    }
+    for p in &placed {
         // Row 0 of a picture is its top; y counts up from the bottom of the output.
         for row in 0..p.image.height {
             let oy = ysize - 1 - (p.y + (p.image.height - 1 - row) as i64);
@@ -180,7 +283,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             }
             for c in 0..p.image.width {
                 let ox = p.x + c as i64;
-                if (0..xsize).contains(&ox) {
+                if (0..xsize).contains(&ox) && p.passes(c, row) {
                     out.set(ox as usize, oy as usize, p.image.get(c, row));
                 }
             }

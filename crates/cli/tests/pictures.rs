@@ -21,7 +21,7 @@ fn key_lines(img: &HdrImage) -> Vec<String> {
 
 fn check(program: &str, args: &[&str], golden: &str) {
     let dir = tempfile::tempdir().unwrap();
-    for f in ["in.hdr", "small.hdr", "spot.hdr"] {
+    for f in ["in.hdr", "small.hdr", "spot.hdr", "helvet.fnt"] {
         std::fs::copy(golden_dir().join(f), dir.path().join(f)).unwrap();
     }
     let exe = dir.path().join(program);
@@ -29,6 +29,7 @@ fn check(program: &str, args: &[&str], golden: &str) {
     let o = Command::new(&exe)
         .args(args)
         .current_dir(dir.path())
+        .env("RAYPATH", ".")
         .output()
         .unwrap();
     assert!(
@@ -112,6 +113,42 @@ fn pfilt_threshold_matches_radiance() {
 fn pcompos_matches_radiance_pixel_for_pixel() {
     check(
         "pcompos",
+        &[
+            "-a",
+            "2",
+            "-la",
+            "-lh",
+            "12",
+            "in.hdr",
+            "-l",
+            "Second",
+            "small.hdr",
+        ],
+        "pcompos_labels.hdr",
+    );
+    check(
+        "pcompos",
+        &[
+            "in.hdr",
+            "0",
+            "0",
+            "-t",
+            "0.1",
+            "+t",
+            "0.3",
+            "small.hdr",
+            "5",
+            "5",
+            "+t",
+            "0.2",
+            "small.hdr",
+            "30",
+            "2",
+        ],
+        "pcompos_thresholds.hdr",
+    );
+    check(
+        "pcompos",
         &["-a", "2", "-s", "3", "in.hdr", "small.hdr", "small.hdr"],
         "pcompos_rows.hdr",
     );
@@ -172,14 +209,15 @@ fn bad_pictures_and_options_fail_without_output() {
         "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n\x01",
     )
     .unwrap();
-    for f in ["in.hdr", "small.hdr", "spot.hdr"] {
+    for f in ["in.hdr", "small.hdr", "spot.hdr", "helvet.fnt"] {
         std::fs::copy(golden_dir().join(f), dir.path().join(f)).unwrap();
     }
     for (program, args, want) in [
         ("pfilt", &["bad.hdr"][..], "bad.hdr"),
         ("pfilt", &["-n", "4", "in.hdr"][..], "star patterns"),
         ("pfilt", &["-x", "/0", "in.hdr"][..], "positive divisor"),
-        ("pcompos", &["-la", "in.hdr", "0", "0"][..], "labels"),
+        ("pcompos", &["in.hdr", "0", "0", "-l"][..], "needs a label"),
+        ("pcompos", &["-t", "x", "in.hdr", "0", "0"][..], "a number expected"),
         ("pcompos", &["in.hdr", "0"][..], "y position"),
         ("pcomb", &["-e", "ro=Ox(1)", "in.hdr"][..], "Ox"),
         ("pcomb", &["in.hdr", "small.hdr"][..], "resolution mismatch"),

@@ -108,3 +108,38 @@ fn genbox_refuses_what_radiance_writes_through_its_obj_library() {
         assert!(err.contains("OBJ library"), "{args}: {err}");
     }
 }
+
+#[test]
+fn psign_matches_radiance() {
+    check_cases("psign", "psign");
+}
+
+/// Where RADIANCE's psign reads past its arguments or divides by zero, daylit's names the
+/// problem and writes nothing.
+#[test]
+fn psign_refuses_malformed_arguments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("psign");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    for (args, want) in [
+        ("-cf 1 0", "-cf needs"),
+        ("-h ten x", "whole number"),
+        ("-h 0 x", "must be positive"),
+        ("-a 0 x", "aspect of 0"),
+        ("-h 100000000 x", "more than"),
+        ("-f", "-f needs"),
+    ] {
+        let out = Command::new(&link)
+            .args(args.split(' '))
+            .current_dir(golden("psign"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        assert!(out.stdout.is_empty(), "{args}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("psign: error: ") && err.contains(want),
+            "{args}: {err}"
+        );
+    }
+}

@@ -256,6 +256,11 @@ impl HdrImage {
     /// stream of frames).
     pub fn encode_pixels(&self, rle: bool, out: &mut Vec<u8>) {
         out.extend_from_slice(format!("-Y {:8} +X {:8}\n", self.height, self.width).as_bytes());
+        self.encode_scanlines(rle, out);
+    }
+
+    /// Appends the scanlines alone, top row first.
+    pub fn encode_scanlines(&self, rle: bool, out: &mut Vec<u8>) {
         for row in 0..self.height {
             let line: Vec<[u8; 4]> = self.pixels[row * self.width..(row + 1) * self.width]
                 .iter()

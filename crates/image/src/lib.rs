@@ -6,6 +6,9 @@
 //!   two-pass exposure.
 //! - [`view`]: RADIANCE view options (`-vt? -vp -vd -vu -vh -vv -vs -vl -vo -va`), the ray of
 //!   each pixel as RADIANCE's `viewray` gives it, pixel solid angles and the inverse projection.
+//! - [`font`]: RADIANCE's polygonal `.fnt` fonts and their line layouts, for text patterns and
+//!   `psign`.
+//! - [`sign`]: pictures of text, as psign draws them.
 //! - [`tiff`]: pictures to and from TIFF images, as ra_tiff converts them.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
@@ -20,7 +23,9 @@
 pub mod color;
 pub mod dn_error;
 pub mod filter;
+pub mod font;
 pub mod hdr;
+pub mod sign;
 pub mod tiff;
 pub mod tregenza;
 pub mod view;

@@ -272,13 +272,6 @@ impl<'a> Words<'a> {
         format!("line {}", self.text[..off].matches('\n').count() + 1)
     }
 
-    /// The next word, or `None` at the end of the text.
-    pub(crate) fn try_next(&mut self) -> Option<&'a str> {
-        let w = self.it.next()?;
-        self.last = w;
-        Some(w)
-    }
-
     fn next(&mut self, what: &str) -> Result<&'a str, String> {
         match self.it.next() {
             Some(w) => {

@@ -451,7 +451,7 @@ pub(crate) struct Builder<'a> {
     /// Pictures read so far, by name.
     pub(crate) pictures: HashMap<String, Arc<crate::picture::Picture>>,
     /// Fonts read so far, by name.
-    pub(crate) fonts: HashMap<String, Arc<crate::text::Font>>,
+    pub(crate) fonts: HashMap<String, Arc<daylit_image::font::Font>>,
     /// Hyperspectral pictures read so far, by name.
     pub(crate) spec_pictures: HashMap<String, Arc<crate::spectral::SpecPicture>>,
 }

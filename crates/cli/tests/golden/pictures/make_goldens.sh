@@ -21,6 +21,9 @@ cd "$here"
 "$bin/pfilt" -1 -m .25 -x 60 -y 45 spot.hdr > pfilt_threshold_up.hdr
 "$bin/pcompos" -a 2 -s 3 in.hdr small.hdr small.hdr > pcompos_rows.hdr
 "$bin/pcompos" -b 1 0 0.5 -x 50 -y 40 in.hdr 0 0 =00 small.hdr 45 35 > pcompos_placed.hdr
+# Labels (psign, found on the PATH, with helvet.fnt here) and thresholds.
+PATH=$bin:$PATH "$bin/pcompos" -a 2 -la -lh 12 in.hdr -l Second small.hdr > pcompos_labels.hdr
+"$bin/pcompos" in.hdr 0 0 -t 0.1 +t 0.3 small.hdr 5 5 +t 0.2 small.hdr 30 2 > pcompos_thresholds.hdr
 # pvalue: positions and values; original values as doubles; brightness; non-interleaved.
 "$bin/pvalue" small.hdr > pvalue_default.txt
 "$bin/pvalue" -o -h -H -dd pfilt_gauss_half.hdr > pvalue_original.bin
