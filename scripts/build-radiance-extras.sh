@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the RADIANCE programs that pyradiance's RADIANCE 6.0a lacks (dcglare, vwright,
-# rcollate) from RADIANCE's public source with the C compiler alone, for the goldens that
-# need them.
-# Usage: build-radiance-extras.sh DEST   (writes DEST/dcglare, DEST/vwright, DEST/rcollate)
+# rcollate, rsensor) from RADIANCE's public source with the C compiler alone, for the goldens
+# that need them.
+# Usage: build-radiance-extras.sh DEST   (writes DEST/dcglare, DEST/vwright, DEST/rcollate,
+# DEST/rsensor)
 # The source is the checkout RADIANCE_SRC names, else a shallow clone of
 # github.com/LBNL-ETA/Radiance.
 set -euo pipefail
@@ -27,4 +28,18 @@ gcc -O2 -w -DDC_GLARE -I"$src/src/common" -I"$src/src/util" \
 for p in vwright rcollate; do
     gcc -O2 -w -I"$src/src/common" "$src/src/util/$p.c" libcommon.a -lm -o "$dest/$p"
 done
-echo "built dcglare, vwright and rcollate in $dest from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2
+# rsensor needs RADIANCE's ray tracing library (src/rt's "radiance" and "raycalls" libraries
+# as its CMakeLists.txt lists them, less the photon-map contribution part, which is rcontrib's).
+mkdir rt
+for f in ambcomp ambient ambio aniso ashikhmin dielectric fprism freeobjmem func glass \
+    initotypes m_alias m_brdf m_bsdf m_wgmdf m_clip m_direct m_mirror m_mist mx_data mx_func \
+    noise3 normal o_cone o_face o_instance o_mesh p_data p_func pmap pmapamb pmapbias \
+    pmapcontrib pmapdata pmapdiag pmapio pmapmat pmapopt pmapparm pmaprand pmapray pmapsrc \
+    pmaptype pmutil preload raytrace renderopts source sphere srcobstr srcsamp srcsupp t_data \
+    t_func text virtuals raycalls raypcalls rayfifo; do
+    gcc -O2 -w -c -I"$src/src/common" -I"$src/src/rt" "$src/src/rt/$f.c" -o "rt/$f.o"
+done
+echo 'char VersionID[] = "RADIANCE 6.0a (built for daylit goldens)";' > version.c
+gcc -O2 -w -I"$src/src/common" -I"$src/src/rt" "$src/src/util/rsensor.c" version.c rt/*.o \
+    libcommon.a -lm -lpthread -o "$dest/rsensor"
+echo "built dcglare, vwright, rcollate and rsensor in $dest from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2

@@ -43,6 +43,7 @@ mod rfluxmtx;
 mod rlam;
 mod rmtxop;
 mod rpict;
+mod rsensor;
 mod rtrace;
 mod sampling;
 mod sky;
@@ -89,6 +90,7 @@ const MULTICALL: &[&str] = &[
     "pvalue",
     "pextrem",
     "psign",
+    "rsensor",
     "ra_rgbe",
     "pcomb",
     "vwright",
@@ -280,6 +282,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pvalue" => pvalue::run_radiance(args),
         "pextrem" => pextrem::run_radiance(args),
         "psign" => psign::run_radiance(args),
+        "rsensor" => rsensor::run_radiance(args),
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),

@@ -217,7 +217,11 @@ fn bad_pictures_and_options_fail_without_output() {
         ("pfilt", &["-n", "4", "in.hdr"][..], "star patterns"),
         ("pfilt", &["-x", "/0", "in.hdr"][..], "positive divisor"),
         ("pcompos", &["in.hdr", "0", "0", "-l"][..], "needs a label"),
-        ("pcompos", &["-t", "x", "in.hdr", "0", "0"][..], "a number expected"),
+        (
+            "pcompos",
+            &["-t", "x", "in.hdr", "0", "0"][..],
+            "a number expected",
+        ),
         ("pcompos", &["in.hdr", "0"][..], "y position"),
         ("pcomb", &["-e", "ro=Ox(1)", "in.hdr"][..], "Ox"),
         ("pcomb", &["in.hdr", "small.hdr"][..], "resolution mismatch"),

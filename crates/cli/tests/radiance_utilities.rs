@@ -143,3 +143,121 @@ fn psign_refuses_malformed_arguments() {
         );
     }
 }
+
+/// rsensor against RADIANCE's (tests/golden/rsensor/make.sh): each case's sensor signals within
+/// its relative tolerance, set by the Monte Carlo noise of both programs at its ray counts
+/// (0.5-1 % where the sampling alone or the sources alone count, 2-3 % with the walls' light).
+#[test]
+fn rsensor_matches_radiance_within_noise() {
+    let here = golden("rsensor");
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("rsensor");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let cases = std::fs::read_to_string(here.join("cases.txt")).unwrap();
+    let wants = std::fs::read_to_string(here.join("out.txt")).unwrap();
+    for (line, want) in cases.lines().zip(wants.lines()) {
+        let mut words = line.split_whitespace();
+        let scene = format!("{}.rad", words.next().unwrap());
+        let tol: f64 = words.next().unwrap().parse().unwrap();
+        let args: Vec<&str> = words.chain([scene.as_str()]).collect();
+        let out = Command::new(&link)
+            .args(&args)
+            .current_dir(&here)
+            .env("RAYPATH", ".")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got = String::from_utf8(out.stdout).unwrap();
+        let numbers = |s: &str| -> Vec<f64> {
+            s.split(['|', '\n', ' '])
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse().unwrap())
+                .collect()
+        };
+        let (g, w) = (numbers(&got), numbers(want));
+        assert_eq!(g.len(), w.len(), "{line}: {got:?}");
+        for (g, w) in g.iter().zip(&w) {
+            assert!(
+                (g / w - 1.0).abs() < tol,
+                "{line}: {g} against RADIANCE's {w}"
+            );
+        }
+    }
+}
+
+/// The sampled rays themselves (`.` for the scene): a header, then origin and direction per
+/// ray, as many as asked, the directions unit and inside the sensor's field.
+#[test]
+fn rsensor_prints_rays_for_rtrace() {
+    let here = golden("rsensor");
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("rsensor");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let args = "-vp 2 2.5 2.9 -vd 0 0 -1 -vu 0 1 0 -vo 0.1 -rd 500 spot.sen .";
+    let out = Command::new(&link)
+        .args(args.split(' '))
+        .current_dir(&here)
+        .env("RAYPATH", ".")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (head, body) = text.split_once("\n\n").unwrap();
+    assert_eq!(head, format!("#?RADIANCE\nrsensor {args}\nFORMAT=ascii"));
+    let rays: Vec<Vec<f64>> = body
+        .lines()
+        .map(|l| l.split(' ').map(|w| w.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rays.len(), 500);
+    for r in &rays {
+        let d = glam::DVec3::new(r[3], r[4], r[5]);
+        assert!((d.length() - 1.0).abs() < 1e-6);
+        // spot.sen's rows reach 90 degrees: the field ends half a row further, at 112.5.
+        assert!(-d.z > (112.5f64).to_radians().cos() - 1e-6, "{r:?}");
+        // The origin is 0.1 along the direction from the view point.
+        let o = glam::DVec3::new(r[0], r[1], r[2]);
+        assert!((o - glam::DVec3::new(2.0, 2.5, 2.9) - d * 0.1).length() < 1e-4);
+    }
+}
+
+/// Malformed sensor files and arguments: a located error, a non-zero exit, nothing printed.
+#[test]
+fn rsensor_refuses_bad_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("rsensor");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    std::fs::write(
+        tmp.path().join("bad.sen"),
+        "degrees 0 90 180\n0 1 1 1\n10 1 1 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("cols.sen"),
+        "degrees 0 90 180 270\n0 1 1 1\n",
+    )
+    .unwrap();
+    for (args, want) in [
+        ("bad.sen .", "270 or greater"),
+        ("cols.sen .", "column count"),
+        ("missing.sen .", "cannot open sensor file"),
+        ("bad.sen", "missing sensor file"),
+        ("-rd x bad.sen .", "-rd x"),
+        ("-vd 0 0 0 bad.sen .", "bad view"),
+        ("-rd 10 .", "missing sensor file"),
+    ] {
+        let out = Command::new(&link)
+            .args(args.split(' '))
+            .current_dir(tmp.path())
+            .env("RAYPATH", ".")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        assert!(out.stdout.is_empty(), "{args}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args}: {err}");
+    }
+}

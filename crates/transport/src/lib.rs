@@ -28,6 +28,7 @@ pub mod options;
 pub mod picture;
 pub mod portals;
 pub mod prism;
+pub mod sensor;
 pub mod source;
 pub mod spectral;
 pub mod text;
