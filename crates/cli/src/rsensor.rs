@@ -4,6 +4,10 @@
 //! vector; RADIANCE ignores the other view options and so does daylit), ray count `-rd` and
 //! source samples `-dn`; the scene last. With `.` in place of the scene the rays are printed
 //! instead, for `rtrace` and `total` to add up. The sampling is `daylit_transport::sensor`.
+//!
+//! One difference on purpose: with `-dn 0` RADIANCE's sample rays still leave the light
+//! sources out (they are traced as specular rays, which never count a source), so its signal
+//! loses the sources' direct light altogether; daylit's rays then see them.
 
 use anyhow::{bail, Context};
 use daylit_cal::printf::{command_line, format_e, format_g_digits};
