@@ -68,7 +68,7 @@ const SEED_EXTEND: u64 = 4 << 60;
 const THIN_SPACING: f64 = 0.5;
 
 /// A place where an ambient value will be asked for: a hit and the ray that made it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Candidate {
     pub point: DVec3,
     /// Unperturbed surface normal as shading sees it (`ron`).
@@ -83,6 +83,9 @@ pub(crate) struct Candidate {
     /// The back side is sampled (diffuse transmission).
     pub back: bool,
     pub flat: bool,
+    /// The participating medium the ray was in (extinction and scattering), which the
+    /// record's hemisphere rays travel through as RADIANCE's do; `None` outside any.
+    pub medium: Option<Arc<(DVec3, crate::mist::Scatter)>>,
 }
 
 impl Candidate {
@@ -98,6 +101,7 @@ impl Candidate {
             adepth: r.adepth.min(255) as u8,
             back,
             flat: s.flat,
+            medium: (r.cext != DVec3::ZERO).then(|| Arc::new((r.cext, r.scatter))),
         }
     }
 
@@ -134,12 +138,12 @@ impl Candidate {
             crtype: self.crtype,
             rsrc: None,
             adepth: self.adepth as u32,
-            cext: DVec3::ZERO,
+            cext: self.medium.as_ref().map_or(DVec3::ZERO, |m| m.0),
             from: None,
             primary_dist: 0.0,
             coef: DVec3::ONE,
             clip: crate::clip::ClipSet::default(),
-            scatter: crate::mist::Scatter::default(),
+            scatter: self.medium.as_ref().map_or_else(Default::default, |m| m.1),
         };
         (r, s)
     }
@@ -490,9 +494,9 @@ impl Renderer {
                 || select::select(&c, params.coarse_spacing(a)),
                 || (a > 0).then(|| select::select(&c, THIN_SPACING * params.fine_spacing(a))),
             );
-            points.push(keep.into_iter().map(|i| c[i]).collect());
+            points.push(keep.into_iter().map(|i| c[i].clone()).collect());
             match thin {
-                Some(k) => cands.push(k.into_iter().map(|i| c[i]).collect()),
+                Some(k) => cands.push(k.into_iter().map(|i| c[i].clone()).collect()),
                 None => cands.push(c),
             }
         }
@@ -555,7 +559,7 @@ impl Renderer {
             if pass > 0 && a > 0 && (gaps.len() as f64) < MIN_GAPS_PER_RECORD * keep.len() as f64 {
                 break;
             }
-            let at: Vec<Candidate> = keep.into_iter().map(|i| gaps[i]).collect();
+            let at: Vec<Candidate> = keep.into_iter().map(|i| gaps[i].clone()).collect();
             let t = Instant::now();
             let more = self.records(&at, seed + (pass << 40), below);
             let new: Vec<record::Record> = more.iter().flatten().copied().collect();
@@ -745,12 +749,6 @@ impl Renderer {
         if !self.cache_asked() {
             return Ok(out);
         }
-        if let Some(m) = self.medium_location() {
-            return Err(format!(
-                "{m}: participating media with the irradiance cache (-aa above 0) are not \
-                 supported by daylit yet (records would ignore the medium); use -aa 0"
-            ));
-        }
         if let Some(path) = o.af.clone() {
             match file::load(self, &path) {
                 Ok(Some(c)) => {
@@ -779,7 +777,7 @@ impl Renderer {
     }
 
     /// A cache built for `n` primary rays when the options ask for one (`-aa`, `-ab` and `-ad`
-    /// above 0) and the scene allows it (no participating medium); for tools that trace
+    /// above 0); for tools that trace
     /// their own rays through a shared renderer, set on each context with
     /// [`Ctx::use_irradiance_cache`].
     pub fn build_irradiance_cache_if_asked<F>(
@@ -790,7 +788,7 @@ impl Renderer {
     where
         F: Fn(&Renderer, usize, &mut Ctx) + Sync,
     {
-        if !self.cache_asked() || n == 0 || self.medium_location().is_some() {
+        if !self.cache_asked() || n == 0 {
             return None;
         }
         Some(Arc::new(self.build_irradiance_cache(n, primary).0))
