@@ -36,6 +36,7 @@ mod ra_xyze;
 mod rad;
 mod rcalc;
 mod rcollate;
+mod rcomb;
 mod rcontrib;
 mod record_format;
 mod rfluxmtx;
@@ -91,6 +92,7 @@ const MULTICALL: &[&str] = &[
     "pcomb",
     "vwright",
     "rcollate",
+    "rcomb",
     "ies2rad",
     "ra_tiff",
     "ra_ppm",
@@ -281,6 +283,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),
         "rcollate" => rcollate::run_radiance(args),
+        "rcomb" => rcomb::run_radiance(args),
         "ies2rad" => ies2rad::run_radiance(args),
         "ra_tiff" => ra_tiff::run_radiance(args),
         "ra_ppm" => ra_ppm::run_radiance(args),
