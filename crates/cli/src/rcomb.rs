@@ -605,7 +605,8 @@ fn read_input(spec: &str) -> anyhow::Result<Raw> {
                 ..ReadOptions::default()
             };
             let (h, _) = mx::parse_header(&bytes, &name).map_err(bad)?;
-            let l = mx::read_matrix(&bytes, &name, &opts).map_err(bad)?;
+            let l = mx::read_matrix(&bytes, &name, &opts)
+                .map_err(|e| anyhow!("rcomb: {name}: load error ({e})"))?;
             let dtype = match l.format {
                 mx::Format::Ascii => DataType::Ascii,
                 mx::Format::Float => DataType::Float,
@@ -664,13 +665,19 @@ fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Raw
             if e <= 0.0 {
                 return Err(bad(format!("EXPOSURE={v}")));
             }
-            exposure.iter_mut().for_each(|x| *x *= e);
+            // RADIANCE keeps the exposure as floats.
+            exposure
+                .iter_mut()
+                .for_each(|x| *x = f64::from(*x as f32 * e as f32));
         } else if let Some(v) = value("COLORCORR=") {
             let w: Vec<f64> = v.split_whitespace().map(daylit_cal::scan::atof).collect();
             if w.len() != 3 {
                 return Err(bad(format!("COLORCORR={v}")));
             }
-            exposure.iter_mut().zip(w).for_each(|(x, c)| *x *= c);
+            exposure
+                .iter_mut()
+                .zip(w)
+                .for_each(|(x, c)| *x = f64::from(*x as f32 * c as f32));
         } else if let Some(v) = value("NCOMP=") {
             if daylit_cal::scan::atoi(v) != 3 {
                 return Err(bad(format!("NCOMP={v} in a picture")));
