@@ -55,7 +55,12 @@ fn check_cases(program: &str, dir: &str) {
             Some(want_rc),
             "{program} {line}: exit code"
         );
-        if want_rc == 0 {
+        if want_rc == 0 && world_points_in_doubles(program, line) {
+            assert!(
+                same_doubles_after_header(&out.stdout, &want),
+                "{program} {line}: output differs beyond 1e-12"
+            );
+        } else if want_rc == 0 {
             assert!(
                 out.stdout == want,
                 "{program} {line}: output differs\n got: {:?}\nwant: {:?}",
@@ -67,6 +72,35 @@ fn check_cases(program: &str, dir: &str) {
             assert!(err.starts_with(program), "{program} {line}: error {err:?}");
         }
     }
+}
+
+/// rcode_depth's world points written as doubles (`-p -fd`): RADIANCE's `viewray` groups the
+/// products of the image-plane vectors differently from daylit's, so the last bit of a
+/// coordinate may differ (ascii and float output round it away).
+fn world_points_in_doubles(program: &str, line: &str) -> bool {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    program == "rcode_depth" && w.contains(&"-p") && w.contains(&"-fd")
+}
+
+/// The same header (up to the resolution line) and doubles within 1e-12 of each other after it.
+fn same_doubles_after_header(got: &[u8], want: &[u8]) -> bool {
+    let body = |b: &[u8]| {
+        let end = b.windows(2).position(|w| w == b"\n\n").map_or(0, |p| p + 2);
+        let end = b[end..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(end, |p| end + p + 1);
+        end
+    };
+    let (g, w) = (body(got), body(want));
+    if got[..g] != want[..w] || got.len() != want.len() || (got.len() - g) % 8 != 0 {
+        return false;
+    }
+    got[g..].chunks(8).zip(want[w..].chunks(8)).all(|(a, b)| {
+        let x = f64::from_ne_bytes(a.try_into().unwrap());
+        let y = f64::from_ne_bytes(b.try_into().unwrap());
+        (x - y).abs() <= 1e-12 * y.abs().max(1.0)
+    })
 }
 
 /// `bytes` without the header's `CAPDATE=` and `GMT=` lines (the time of the run), which
@@ -119,6 +153,26 @@ fn rcomb_refuses_spectral_conversions_and_writes_nothing_on_failure() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args}: {err}");
     }
+}
+
+/// rcode_depth, rcode_norm and rcode_ident against RADIANCE's (built from its source):
+/// rtrace's distances, normals and modifiers of a small view (tests/golden/rcode_depth/
+/// make_inputs.sh) encoded in every input format and header mode, RADIANCE's encoded maps
+/// decoded to values, world points and identifiers, whole or at pixels read from standard
+/// input, and malformed arguments and maps.
+#[test]
+fn rcode_depth_matches_radiance() {
+    check_cases("rcode_depth", "rcode_depth");
+}
+
+#[test]
+fn rcode_norm_matches_radiance() {
+    check_cases("rcode_norm", "rcode_norm");
+}
+
+#[test]
+fn rcode_ident_matches_radiance() {
+    check_cases("rcode_ident", "rcode_ident");
 }
 
 #[test]
