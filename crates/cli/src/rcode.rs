@@ -288,7 +288,6 @@ struct MapHeader {
 
 /// Reads the header (copying lines to `out` as RADIANCE passes them on) and the resolution
 /// line; `ncomp` is the components a map's values must have (1 depth, 3 normal).
-#[allow(clippy::too_many_arguments)]
 fn read_map_header(
     program: &str,
     src: &mut Source,

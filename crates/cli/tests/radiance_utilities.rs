@@ -93,7 +93,7 @@ fn same_doubles_after_header(got: &[u8], want: &[u8]) -> bool {
         end
     };
     let (g, w) = (body(got), body(want));
-    if got[..g] != want[..w] || got.len() != want.len() || (got.len() - g) % 8 != 0 {
+    if got[..g] != want[..w] || got.len() != want.len() || !(got.len() - g).is_multiple_of(8) {
         return false;
     }
     got[g..].chunks(8).zip(want[w..].chunks(8)).all(|(a, b)| {
@@ -173,6 +173,49 @@ fn rcode_norm_matches_radiance() {
 #[test]
 fn rcode_ident_matches_radiance() {
     check_cases("rcode_ident", "rcode_ident");
+}
+
+/// The rcode programs' second file argument gets what standard output would (RADIANCE pads
+/// `FORMAT=` in both, as both are files), and no file at all when the run fails.
+#[test]
+fn rcode_programs_write_output_files_whole_or_not_at_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (program, case, args, ok) in [
+        ("rcode_depth", 1, "-d 2/meter depth.txt", true),
+        ("rcode_depth", 13, "-r depth.dpt", true),
+        ("rcode_norm", 1, "norm.txt", true),
+        ("rcode_ident", 1, "mods.txt", true),
+        ("rcode_ident", 10, "-r mods.idx", true),
+        ("rcode_depth", 0, "-d 2 depth_short.txt", false),
+        ("rcode_norm", 0, "-r norm.txt", false),
+        ("rcode_ident", 0, "-h -x 9 -y 9 mods_bare.txt", false),
+    ] {
+        let here = golden(program);
+        let link = tmp.path().join(program);
+        if !link.exists() {
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+        }
+        let target = tmp.path().join(format!("{program}-{case}.out"));
+        let out = Command::new(&link)
+            .args(args.split(' '))
+            .arg(&target)
+            .current_dir(&here)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.success(), ok, "{program} {args}");
+        assert!(out.stdout.is_empty(), "{program} {args}");
+        if ok {
+            let want = std::fs::read(here.join("out").join(case.to_string())).unwrap();
+            let got = std::fs::read(&target).unwrap();
+            assert!(
+                without_dates(&got) == without_dates(&want),
+                "{program} {args}: file differs"
+            );
+        } else {
+            assert!(!target.exists(), "{program} {args}: partial output file");
+        }
+    }
 }
 
 #[test]

@@ -352,9 +352,17 @@ mod tests {
 
     #[test]
     fn depth_codes_round_trip_closely() {
+        // One code step: linear up to the reference depth, in 1/d beyond it.
         for d in [0.001, 0.5, 1.0, 2.0, 17.3, 1000.0] {
             let back = code_to_depth(depth_to_code(d, 1.0), 1.0);
-            assert!((back - d).abs() / d < 2e-3, "{d} -> {back}");
+            if d <= 1.0 {
+                assert!((back - d).abs() <= 1.0 / 32767.0, "{d} -> {back}");
+            } else {
+                assert!(
+                    (1.0 / back - 1.0 / d).abs() <= 1.0 / 32768.0,
+                    "{d} -> {back}"
+                );
+            }
         }
         assert_eq!(depth_to_code(0.0, 1.0), -32768);
         assert_eq!(code_to_depth(32767, 1.0), FHUGE);

@@ -463,10 +463,12 @@ mod tests {
     #[test]
     fn xyz_and_rgb_matrices_are_inverse() {
         let (a, b) = (rgb_to_xyz(), xyz_to_rgb());
-        for i in 0..3 {
+        for (i, row) in a.iter().enumerate() {
             for j in 0..3 {
-                let d: f64 = (0..3)
-                    .map(|k| f64::from(a[i][k]) * f64::from(b[k][j]))
+                let d: f64 = row
+                    .iter()
+                    .zip(&b)
+                    .map(|(x, brow)| f64::from(*x) * f64::from(brow[j]))
                     .sum();
                 assert!((d - if i == j { 1.0 } else { 0.0 }).abs() < 1e-5);
             }
