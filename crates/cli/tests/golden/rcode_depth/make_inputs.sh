@@ -64,3 +64,11 @@ rcode_ident mods.txt mods.idx
 rcode_ident -8 mods.txt mods8.idx
 rcode_ident -24 -h -x 5 -y 4 mods_bare.txt mods24.idx
 rcode_ident objs.txt objs.idx
+# The same depths seen through other view types (the VIEW= line replaced): fisheyes whose
+# corner pixels have no ray, cylindrical, with view offsets.
+cd "$here"
+for v in "vta:-vta -vh 200 -vv 200" "vth:-vth -vh 180 -vv 180" "vtc:-vtc -vh 120 -vo .5" \
+        "vtl:-vtl -vh 3 -vv 2 -vs .1 -vl -.2"; do
+    sed "2s/.*/VIEW= -vtv -vp 0 -2 1.2 -vd 0 1 -.25 -vu 0 0 1 -vh 70 -vv 55 ${v#*:}/" depth.dpt \
+        > "depth_${v%%:*}.dpt"
+done
