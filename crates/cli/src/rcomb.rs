@@ -9,16 +9,21 @@
 //! type, or `-f{a|f|d|c}`) gets rcomb's header: each input's information lines under its name
 //! (not with `-h`), the command line and the date.
 //!
-//! Inputs are read whole rather than a row at a time (the result is the same); `-n` is
-//! accepted and runs one process. Spectral pictures and spectral colour conversions are
+//! Matrices are read a row at a time (`daylit_matrix::rows`) and the result written as it
+//! comes, held back for its first 16 MiB so that a run failing early writes nothing; pictures
+//! and the `-m` matrix are read whole. `-n` is accepted and runs one process (RADIANCE's
+//! children give the same rows in the same order). Spectral pictures and spectral colour
+//! conversions are
 //! refused by name, and an input's `WLSPLIT=` is not read (`wl(p)` uses RADIANCE's default
 //! 380–780 nm bands). Matrix exposures are undone as the matrix reader undoes them (beyond
 //! 1 %); picture exposures as rcomb does (beyond 2.5 %, through the scale factors).
 
 use anyhow::{anyhow, bail, Context};
 use daylit_cal::{CalEnv, EvalState, FuncId, RayContext, RayPath, RayVar, VarId};
-use daylit_matrix::combine::{self, DataType, ElementOp};
-use daylit_matrix::{self as mx, HeaderMode, Matrix, ReadOptions};
+use daylit_matrix::combine::{self, DataType, ElementOp, Resolved};
+use daylit_matrix::rows::RowReader;
+use daylit_matrix::{self as mx, Matrix};
+use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
 const USAGE: &str =
@@ -33,20 +38,62 @@ struct InputSpec {
     op: ElementOp,
 }
 
-/// An input read and changed.
+/// An input opened, its header read and its change resolved.
 struct Input {
     /// Name in headers and errors (`<stdin>` for `-`).
     name: String,
-    /// Values after the change.
-    m: Matrix,
+    rows: Rows,
+    /// The change of each row.
+    op: Resolved,
+    /// Elements per row.
+    cols: usize,
     /// Information lines of its header.
     info: Vec<String>,
 }
 
-/// A matrix or picture as read, before any change.
-struct Raw {
-    m: Matrix,
-    rows: Option<usize>,
+/// Where an input's rows come from: a matrix read row by row, or a picture read whole.
+enum Rows {
+    Stream(RowReader<Box<dyn BufRead>>),
+    Whole { m: Matrix, next: usize },
+}
+
+impl Rows {
+    /// Components of the stored values.
+    fn ncomp(&self) -> usize {
+        match self {
+            Rows::Stream(r) => r.ncomp,
+            Rows::Whole { m, .. } => m.ncomp(),
+        }
+    }
+
+    /// The next row as stored, or `None` at the end.
+    fn next(&mut self) -> anyhow::Result<Option<Vec<f32>>> {
+        match self {
+            Rows::Stream(r) => {
+                let mut row = vec![0.0f32; r.row_len()];
+                let more = r.read_row(&mut row).map_err(|e| anyhow!("rcomb: {e}"))?;
+                Ok(more.then_some(row))
+            }
+            Rows::Whole { m, next } => {
+                if *next >= m.rows() {
+                    return Ok(None);
+                }
+                let n = m.cols() * m.ncomp();
+                let row = m.data()[*next * n..(*next + 1) * n].to_vec();
+                *next += 1;
+                Ok(Some(row))
+            }
+        }
+    }
+}
+
+/// An input opened: its rows, what its header said.
+struct Opened {
+    name: String,
+    rows: Rows,
+    /// Rows the header gave (`None`: not given).
+    nrows: Option<usize>,
+    cols: usize,
     dtype: DataType,
     info: Vec<String>,
     exposure: [f64; 3],
@@ -192,13 +239,12 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
 
     let mcat = match &mcat_spec {
         Some(spec) => {
-            let raw = read_input(spec)
+            let o = open_input(spec)
                 .with_context(|| format!("rcomb: error loading concatenation matrix: {spec}"))?;
-            let mut m = raw.m;
-            if bright(raw.exposure) != 1.0 {
-                let s: Vec<f64> = (0..m.ncomp())
-                    .map(|k| 1.0 / raw.exposure[k.min(2)])
-                    .collect();
+            let exposure = o.exposure;
+            let mut m = read_all(o)?;
+            if combine::bright(exposure) != 1.0 {
+                let s: Vec<f64> = (0..m.ncomp()).map(|k| 1.0 / exposure[k.min(2)]).collect();
                 mx::ops::scale(&mut m, &s).map_err(|e| anyhow!("rcomb: {e}"))?;
             }
             if transpose_mcat {
@@ -209,22 +255,17 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         None => None,
     };
 
-    // Each input read, changed and checked against the first.
+    // Each input opened, its change resolved and checked against the first.
     let mut loaded: Vec<Input> = Vec::with_capacity(inputs.len());
     let mut out_type: Option<DataType> = None;
     let mut in_rows: Option<usize> = None;
     for spec in &inputs {
-        let name = if spec.spec == "-" {
-            "<stdin>".to_string()
-        } else {
-            spec.spec.clone()
-        };
-        let raw = read_input(&spec.spec)?;
+        let o = open_input(&spec.spec)?;
+        let name = o.name.clone();
         let op = with_reference(&spec.op, &name)?;
         let res = op
-            .resolve(&name, raw.m.ncomp(), raw.dtype, raw.exposure)
+            .resolve(&name, o.rows.ncomp(), o.dtype, o.exposure)
             .map_err(|e| anyhow!("rcomb: {e}"))?;
-        let m = res.apply(&raw.m).map_err(|e| anyhow!("rcomb: {e}"))?;
         out_type = match out_type {
             None => Some(res.dtype),
             Some(t) => match DataType::combine(res.dtype, t) {
@@ -238,32 +279,26 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             },
         };
         if let Some(first) = loaded.first() {
-            if m.cols() != first.m.cols()
-                || m.ncomp() != first.m.ncomp()
-                || matches!((in_rows, raw.rows), (Some(a), Some(b)) if a != b)
+            if o.cols != first.cols
+                || res.ncomp != first.op.ncomp
+                || matches!((in_rows, o.nrows), (Some(a), Some(b)) if a != b)
             {
                 bail!("rcomb: {name}: mismatch in size or #components");
             }
         }
         if in_rows.is_none() {
-            in_rows = raw.rows;
+            in_rows = o.nrows;
         }
         loaded.push(Input {
             name,
-            m,
-            info: raw.info,
+            rows: o.rows,
+            op: res,
+            cols: o.cols,
+            info: o.info,
         });
     }
-    let first = &loaded[0].m;
-    let (ncols, ncomp) = (first.cols(), first.ncomp());
+    let (ncols, ncomp) = (loaded[0].cols, loaded[0].op.ncomp);
     let out_type = out_type.unwrap_or(DataType::Ascii);
-    // Rows processed: as the headers say, else as long as every input lasts.
-    let rows = in_rows.unwrap_or_else(|| loaded.iter().map(|l| l.m.rows()).min().unwrap_or(0));
-    for l in &loaded {
-        if l.m.rows() < rows || rows == 0 {
-            bail!("rcomb: {}: load error at row {}", l.name, l.m.rows());
-        }
-    }
 
     // The definitions.
     let mut env = CalEnv::plain();
@@ -314,17 +349,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         eprintln!("rcomb: warning - writing float result as double");
     }
 
-    // The combination, then the trailing changes and the concatenation.
-    let combined = combine_inputs(&env, &loaded, rows)?;
-    let result = match &mcat {
-        None => trailing.apply(&combined),
-        Some(mc) if mcat_last => trailing.apply(&combined).and_then(|m| mx::multiply(&m, mc)),
-        Some(mc) => mx::multiply(&combined, mc).and_then(|m| trailing.apply(&m)),
-    }
-    .map_err(|e| anyhow!("rcomb: {e}"))?;
-    debug_assert_eq!((result.cols(), result.ncomp()), (out_cols, out_ncomp));
-
-    // The header and the values.
+    // The header, then the rows as they are combined.
     let mut head = String::from("#?RADIANCE\n");
     if echo_header {
         for l in &loaded {
@@ -343,21 +368,92 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         head += &l;
         head.push('\n');
     }
-    let known_rows = in_rows.map(|_| result.rows());
     let pad = crate::output::stdout_is_file();
-    head += &combine::header_tail(known_rows, out_cols, out_ncomp, written, head.len(), pad);
-    let mut body = head.into_bytes();
-    write_values(&result, written, known_rows.is_some(), &mut body);
-    crate::output::print_bytes([body.as_slice()])?;
+    head += &combine::header_tail(in_rows, out_cols, out_ncomp, written, head.len(), pad);
+    let mut out = HeldOutput::default();
+    out.buf.extend_from_slice(head.as_bytes());
+    if written.is_picture() {
+        if let Some(r) = in_rows {
+            out.buf
+                .extend_from_slice(combine::resolution_line(r, out_cols).as_bytes());
+        }
+    }
+    let how = output_of(&mut env, ncomp)?;
+    let mut st = EvalState::for_env(&env);
+    let mut row = 0usize;
+    'rows: while in_rows.is_none_or(|n| row < n) {
+        // Each input's next row, changed; where the headers gave no row count the first
+        // input to end ends the run.
+        let mut changed: Vec<Vec<f32>> = Vec::with_capacity(loaded.len());
+        for l in loaded.iter_mut() {
+            match l.rows.next()? {
+                Some(raw) if l.op.is_identity() => changed.push(raw),
+                Some(raw) => {
+                    let nc = l.rows.ncomp();
+                    let m = Matrix::new(1, l.cols, nc, raw).map_err(|e| anyhow!("rcomb: {e}"))?;
+                    let m = l.op.apply(&m).map_err(|e| anyhow!("rcomb: {e}"))?;
+                    changed.push(m.into_data());
+                }
+                None if in_rows.is_none() && row > 0 => break 'rows,
+                None => bail!("rcomb: {}: load error at row {row}", l.name),
+            }
+        }
+        let combined = combine_row(&env, &mut st, &how, &changed, row, ncols, ncomp)?;
+        let result = match &mcat {
+            None if trailing.is_identity() => Ok(combined),
+            None => trailing.apply(&combined),
+            Some(mc) if mcat_last => trailing.apply(&combined).and_then(|m| mx::multiply(&m, mc)),
+            Some(mc) => mx::multiply(&combined, mc).and_then(|m| trailing.apply(&m)),
+        }
+        .map_err(|e| anyhow!("rcomb: {e}"))?;
+        write_values(&result, written, &mut out.buf);
+        out.spill()?;
+        row += 1;
+    }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Standard output held back until it is large: a run that fails early (a malformed input,
+/// an undefined name) writes nothing, one of millions of rows still streams.
+#[derive(Default)]
+struct HeldOutput {
+    buf: Vec<u8>,
+}
+
+impl HeldOutput {
+    const HOLD: usize = 16 << 20;
+
+    fn spill(&mut self) -> anyhow::Result<()> {
+        if self.buf.len() >= Self::HOLD {
+            self.write()?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self) -> anyhow::Result<()> {
+        let mut o = std::io::stdout().lock();
+        match o.write_all(&self.buf).and_then(|_| o.flush()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(e).context("rcomb: write error")
+            }
+            _ => {}
+        }
+        self.buf.clear();
+        Ok(())
+    }
+
+    fn finish(mut self) -> anyhow::Result<()> {
+        self.write()
+    }
 }
 
 /// The names rcomb gives the definitions, in the order they are registered.
 const EXTERNALS: [&str; 4] = ["ci", "wl", "r", "c"];
 
-/// The element being computed and the changed inputs.
+/// The element being computed and the changed rows of the inputs.
 struct Element<'a> {
-    inputs: &'a [Input],
+    rows: &'a [Vec<f32>],
     ncomp: usize,
     row: usize,
     col: usize,
@@ -379,11 +475,11 @@ impl RayContext for Element<'_> {
                 let inp = args.first().copied().unwrap_or(0.0);
                 // C's conversion truncates toward zero.
                 let mi = (inp - 0.5) as i64;
-                if mi < 0 || mi >= self.inputs.len() as i64 {
+                if mi < 0 || mi >= self.rows.len() as i64 {
                     return 0.0;
                 }
                 if inp < 0.5 {
-                    return self.inputs.len() as f64;
+                    return self.rows.len() as f64;
                 }
                 let chan = match args.get(1) {
                     Some(&cv) => {
@@ -395,7 +491,7 @@ impl RayContext for Element<'_> {
                     }
                     None => self.chan,
                 };
-                f64::from(self.inputs[mi as usize].m.get(self.row, self.col)[chan])
+                f64::from(self.rows[mi as usize][self.col * self.ncomp + chan])
             }
             _ => {
                 // wl(p): the central wavelength of channel p, or the count for 0.
@@ -424,82 +520,64 @@ enum Output {
     Variable(VarId),
 }
 
-/// The inputs combined element by element: summed, or through the definitions.
-fn combine_inputs(env: &CalEnv, inputs: &[Input], rows: usize) -> anyhow::Result<Matrix> {
-    let (ncols, ncomp) = (inputs[0].m.cols(), inputs[0].m.ncomp());
-    let mut how = match (env.function("co"), env.variable("co")) {
-        (Some(f @ FuncId::User(_)), _) => Output::Function(f),
-        (_, Some(v)) => Output::Variable(v),
-        _ => Output::Sum,
-    };
-    if matches!(how, Output::Sum)
-        && ncomp == 3
-        && ["ro", "go", "bo"].iter().all(|n| env.variable(n).is_some())
-    {
-        let mut env2 = env.clone();
-        env2.load_str("<rcomb>", "co(p) = select(p, ro, go, bo);")
+/// What the definitions ask for; `ro`, `go`, `bo` (all three, three components) become
+/// `co(p)` as in RADIANCE.
+fn output_of(env: &mut CalEnv, ncomp: usize) -> anyhow::Result<Output> {
+    if let Some(f @ FuncId::User(_)) = env.function("co") {
+        return Ok(Output::Function(f));
+    }
+    if let Some(v) = env.variable("co") {
+        return Ok(Output::Variable(v));
+    }
+    if ncomp == 3 && ["ro", "go", "bo"].iter().all(|n| env.variable(n).is_some()) {
+        env.load_str("<rcomb>", "co(p) = select(p, ro, go, bo);")
             .map_err(|e| anyhow!("rcomb: {e}"))?;
-        if let Some(f) = env2.function("co") {
-            how = Output::Function(f);
-            return evaluate(&env2, inputs, rows, ncols, ncomp, &how);
+        if let Some(f @ FuncId::User(_)) = env.function("co") {
+            return Ok(Output::Function(f));
         }
     }
-    if matches!(how, Output::Sum) {
-        let parts: Vec<Matrix> = inputs
-            .iter()
-            .map(|l| first_rows(&l.m, rows))
-            .collect::<Result<_, _>>()
-            .map_err(|e| anyhow!("rcomb: {e}"))?;
-        let refs: Vec<&Matrix> = parts.iter().collect();
-        return combine::sum(&refs).map_err(|e| anyhow!("rcomb: {e}"));
-    }
-    evaluate(env, inputs, rows, ncols, ncomp, &how)
+    Ok(Output::Sum)
 }
 
-/// The first `rows` rows of `m`.
-fn first_rows(m: &Matrix, rows: usize) -> Result<Matrix, mx::MatrixError> {
-    let n = rows * m.cols() * m.ncomp();
-    Matrix::new(rows, m.cols(), m.ncomp(), m.data()[..n].to_vec())
-}
-
-fn evaluate(
+/// One row of the inputs combined element by element: summed, or through the definitions.
+fn combine_row(
     env: &CalEnv,
-    inputs: &[Input],
-    rows: usize,
+    st: &mut EvalState,
+    how: &Output,
+    rows: &[Vec<f32>],
+    row: usize,
     ncols: usize,
     ncomp: usize,
-    how: &Output,
 ) -> anyhow::Result<Matrix> {
-    let mut st = EvalState::for_env(env);
-    let mut data = Vec::with_capacity(rows * ncols * ncomp);
-    for row in 0..rows {
-        for col in 0..ncols {
-            for chan in 0..ncomp {
-                let el = Element {
-                    inputs,
-                    ncomp,
-                    row,
-                    col,
-                    chan,
-                };
-                let v = match how {
-                    Output::Function(f) => env.call(*f, &[(chan + 1) as f64], &mut st, &el),
-                    Output::Variable(v) => env.eval_var(*v, &mut st, &el),
-                    Output::Sum => 0.0,
-                };
-                if let Some(e) = st.take_error() {
-                    bail!("rcomb: {e}");
-                }
-                data.push(v as f32);
+    let fail = |e: mx::MatrixError| anyhow!("rcomb: {e}");
+    if matches!(how, Output::Sum) {
+        let refs: Vec<&[f32]> = rows.iter().map(Vec::as_slice).collect();
+        let mut data = vec![0.0f32; ncols * ncomp];
+        combine::sum_rows(&refs, &mut data).map_err(fail)?;
+        return Matrix::new(1, ncols, ncomp, data).map_err(fail);
+    }
+    let mut data = Vec::with_capacity(ncols * ncomp);
+    for col in 0..ncols {
+        for chan in 0..ncomp {
+            let el = Element {
+                rows,
+                ncomp,
+                row,
+                col,
+                chan,
+            };
+            let v = match how {
+                Output::Function(f) => env.call(*f, &[(chan + 1) as f64], st, &el),
+                Output::Variable(v) => env.eval_var(*v, st, &el),
+                Output::Sum => 0.0,
+            };
+            if let Some(e) = st.take_error() {
+                bail!("rcomb: {e}");
             }
+            data.push(v as f32);
         }
     }
-    Matrix::new(rows, ncols, ncomp, data).map_err(|e| anyhow!("rcomb: {e}"))
-}
-
-/// RADIANCE's brightness of an exposure triple.
-fn bright(e: [f64; 3]) -> f64 {
-    combine::bright(e)
+    Matrix::new(1, ncols, ncomp, data).map_err(fail)
 }
 
 /// `-c file`: the symbols the file's colour space stands for (RADIANCE's reference file:
@@ -509,8 +587,8 @@ fn with_reference(op: &ElementOp, name: &str) -> anyhow::Result<ElementOp> {
     let Some(sym) = op.symbols.as_deref().filter(|s| s.contains('.')) else {
         return Ok(op.clone());
     };
-    let raw = read_input(sym).map_err(|_| anyhow!("rcomb: {sym}: cannot read info header"))?;
-    let symbols = match raw.m.ncomp() {
+    let raw = open_input(sym).map_err(|_| anyhow!("rcomb: {sym}: cannot read info header"))?;
+    let symbols = match raw.rows.ncomp() {
         3 if raw.dtype == DataType::Xyze => "XYZ",
         3 => "RGB",
         1 => "Y",
@@ -554,7 +632,7 @@ fn output_type(
 }
 
 /// Appends the values in `t`, row by row, as rcomb writes them.
-fn write_values(m: &Matrix, t: DataType, picture_rows: bool, out: &mut Vec<u8>) {
+fn write_values(m: &Matrix, t: DataType, out: &mut Vec<u8>) {
     let nc = m.ncomp();
     match t {
         DataType::Ascii => {
@@ -567,9 +645,6 @@ fn write_values(m: &Matrix, t: DataType, picture_rows: bool, out: &mut Vec<u8>) 
             let _ = mx::write_body(m, mx::Format::Double, out);
         }
         _ => {
-            if picture_rows {
-                out.extend_from_slice(combine::resolution_line(m.rows(), m.cols()).as_bytes());
-            }
             for row in 0..m.rows() {
                 let line: Vec<[u8; 4]> = (0..m.cols())
                     .map(|c| {
@@ -588,41 +663,72 @@ fn write_values(m: &Matrix, t: DataType, picture_rows: bool, out: &mut Vec<u8>) 
     }
 }
 
-/// Reads one input (a file, `-`, `!command`): a picture (RGBE or XYZE, standard
-/// orientation) or a matrix with a header.
-fn read_input(spec: &str) -> anyhow::Result<Raw> {
-    let (name, bytes) = crate::input::read_operand("rcomb", spec)?;
-    let format = header_format(&bytes);
+/// Opens one input (a file, `-`, `!command`) and reads its header: a matrix to be read row
+/// by row, or a picture (RGBE or XYZE, standard orientation) read whole.
+fn open_input(spec: &str) -> anyhow::Result<Opened> {
+    let (name, mut input): (String, Box<dyn BufRead>) = if spec == "-" {
+        (
+            "<stdin>".to_string(),
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+        )
+    } else if spec.starts_with('!') {
+        let (name, bytes) = crate::input::read_operand("rcomb", spec)?;
+        (name, Box::new(std::io::Cursor::new(bytes)))
+    } else {
+        let f = std::fs::File::open(spec)
+            .map_err(|_| anyhow!("rcomb: Cannot open for reading: {spec}"))?;
+        (spec.to_string(), Box::new(std::io::BufReader::new(f)))
+    };
+    let bad = |e: mx::MatrixError| anyhow!("rcomb: Bad header from: {name} ({e})");
+    let head = mx::rows::read_header_bytes(&mut input, &name).map_err(bad)?;
+    let format = header_format(&head);
     match format.as_deref().and_then(DataType::from_name) {
-        Some(t @ (DataType::Rgbe | DataType::Xyze)) => read_picture(&bytes, &name, t),
+        Some(t @ (DataType::Rgbe | DataType::Xyze)) => {
+            let mut bytes = head;
+            input
+                .read_to_end(&mut bytes)
+                .with_context(|| format!("rcomb: cannot read {name}"))?;
+            read_picture(&bytes, &name, t)
+        }
         Some(DataType::Spectral) => {
             bail!("rcomb: {name}: spectral pictures (Radiance_spectra) are not supported by daylit yet")
         }
         _ => {
-            let bad = |e: mx::MatrixError| anyhow!("rcomb: Bad header from: {name} ({e})");
-            let opts = ReadOptions {
-                header: HeaderMode::Required,
-                ..ReadOptions::default()
-            };
-            let (h, _) = mx::parse_header(&bytes, &name).map_err(bad)?;
-            let l = mx::read_matrix(&bytes, &name, &opts)
-                .map_err(|e| anyhow!("rcomb: {name}: load error ({e})"))?;
-            let dtype = match l.format {
+            let r = RowReader::new(&head, input, &name).map_err(bad)?;
+            let dtype = match r.format {
                 mx::Format::Ascii => DataType::Ascii,
                 mx::Format::Float => DataType::Float,
                 mx::Format::Double => DataType::Double,
             };
-            let mut m = l.matrix;
-            let info = std::mem::take(&mut m.header_lines);
-            Ok(Raw {
-                m,
-                rows: h.rows.filter(|&r| r > 0),
+            Ok(Opened {
+                name,
+                nrows: r.header.rows.filter(|&n| n > 0),
+                cols: r.cols,
                 dtype,
-                info,
+                info: r.header.lines.clone(),
                 exposure: [1.0; 3],
+                rows: Rows::Stream(r),
             })
         }
     }
+}
+
+/// Every row of an opened input, as one matrix.
+fn read_all(mut o: Opened) -> anyhow::Result<Matrix> {
+    let nc = o.rows.ncomp();
+    let mut data = Vec::new();
+    let mut rows = 0;
+    while let Some(r) = o.rows.next()? {
+        data.extend(r);
+        rows += 1;
+        if o.nrows == Some(rows) {
+            break;
+        }
+    }
+    if o.nrows.is_some_and(|n| n != rows) {
+        bail!("rcomb: {}: load error at row {rows}", o.name);
+    }
+    Matrix::new(rows, o.cols, nc, data).map_err(|e| anyhow!("rcomb: {}: {e}", o.name))
 }
 
 /// The `FORMAT=` value of a header, if it has one.
@@ -639,7 +745,7 @@ fn header_format(bytes: &[u8]) -> Option<String> {
 
 /// A picture as a matrix: a row per scanline from the top, three components; the exposure
 /// (`EXPOSURE=`, `COLORCORR=`) returned to be undone as rcomb undoes it.
-fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Raw> {
+fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Opened> {
     let bad = |what: String| anyhow!("rcomb: Bad header from: {name} ({what})");
     let mut pos = 0;
     let mut info = Vec::new();
@@ -707,9 +813,11 @@ fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Raw
         .flat_map(|&c| daylit_image::hdr::rgbe_to_float(c))
         .collect();
     let m = Matrix::new(height, width, 3, data).map_err(|e| anyhow!("rcomb: {name}: {e}"))?;
-    Ok(Raw {
-        m,
-        rows: Some(height),
+    Ok(Opened {
+        name: name.to_string(),
+        rows: Rows::Whole { m, next: 0 },
+        nrows: Some(height),
+        cols: width,
         dtype,
         info,
         exposure,

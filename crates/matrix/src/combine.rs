@@ -340,14 +340,22 @@ pub fn sum(inputs: &[&Matrix]) -> Result<Matrix, MatrixError> {
     let first = inputs
         .first()
         .ok_or_else(|| err("no inputs to combine".into()))?;
+    let rows: Vec<&[f32]> = inputs.iter().map(|m| m.data()).collect();
     let mut data = vec![0.0f32; first.data().len()];
-    for m in inputs.iter().rev() {
-        if m.data().len() != data.len() {
+    sum_rows(&rows, &mut data)?;
+    Matrix::new(first.rows(), first.cols(), first.ncomp(), data)
+}
+
+/// [`sum`] of rows of values into `out`.
+pub fn sum_rows(rows: &[&[f32]], out: &mut [f32]) -> Result<(), MatrixError> {
+    out.iter_mut().for_each(|v| *v = 0.0);
+    for r in rows.iter().rev() {
+        if r.len() != out.len() {
             return Err(err("inputs of different sizes".into()));
         }
-        data.iter_mut().zip(m.data()).for_each(|(d, v)| *d += v);
+        out.iter_mut().zip(r.iter()).for_each(|(d, v)| *d += v);
     }
-    Matrix::new(first.rows(), first.cols(), first.ncomp(), data)
+    Ok(())
 }
 
 /// The header lines after the information lines of rcomb's output, as RADIANCE's
