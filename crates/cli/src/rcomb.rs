@@ -13,10 +13,10 @@
 //! comes, held back for its first 16 MiB so that a run failing early writes nothing; pictures
 //! and the `-m` matrix are read whole. `-n` is accepted and runs one process (RADIANCE's
 //! children give the same rows in the same order). Spectral pictures and spectral colour
-//! conversions are
-//! refused by name, and an input's `WLSPLIT=` is not read (`wl(p)` uses RADIANCE's default
-//! 380–780 nm bands). Matrix exposures are undone as the matrix reader undoes them (beyond
-//! 1 %); picture exposures as rcomb does (beyond 2.5 %, through the scale factors).
+//! conversions are refused by name, and an input's `WLSPLIT=` is not read (`wl(p)` uses
+//! RADIANCE's default 380–780 nm bands). Matrix exposures are undone as the matrix reader
+//! undoes them (beyond 1 %); picture exposures as rcomb does (beyond 2.5 %, through the scale
+//! factors).
 
 use anyhow::{anyhow, bail, Context};
 use daylit_cal::{CalEnv, EvalState, FuncId, RayContext, RayPath, RayVar, VarId};
