@@ -694,7 +694,21 @@ fn open_input(spec: &str) -> anyhow::Result<Opened> {
             bail!("rcomb: {name}: spectral pictures (Radiance_spectra) are not supported by daylit yet")
         }
         _ => {
-            let r = RowReader::new(&head, input, &name).map_err(bad)?;
+            // No NCOLS=: the size is on a resolution line, as rtrace writes it with -x -y.
+            let (h, _) = mx::parse_header(&head, &name).map_err(bad)?;
+            let size = if h.cols.is_none_or(|c| c == 0) {
+                let mut line = String::new();
+                input
+                    .read_line(&mut line)
+                    .with_context(|| format!("rcomb: cannot read {name}"))?;
+                let r = daylit_image::codes::Resolution::parse(&line).ok_or_else(|| {
+                    anyhow!("rcomb: Bad header from: {name} (no NCOLS= and no resolution line)")
+                })?;
+                Some((r.scans(), r.scan_len()))
+            } else {
+                None
+            };
+            let r = RowReader::sized(&head, input, &name, size).map_err(bad)?;
             let dtype = match r.format {
                 mx::Format::Ascii => DataType::Ascii,
                 mx::Format::Float => DataType::Float,

@@ -62,7 +62,22 @@ impl<R: BufRead> RowReader<R> {
     /// whose values follow in `input`. The header must give `NCOLS=`; its `FORMAT=` is
     /// ascii (also when absent), float or double.
     pub fn new(head: &[u8], input: R, name: &str) -> Result<Self, MatrixError> {
-        let (header, _) = parse_header(head, name)?;
+        Self::sized(head, input, name, None)
+    }
+
+    /// [`RowReader::new`] for a header without `NCOLS=` whose size (`rows`, `cols`) comes
+    /// from elsewhere (a resolution line after the header, as rtrace writes with `-x -y`).
+    pub fn sized(
+        head: &[u8],
+        input: R,
+        name: &str,
+        size: Option<(usize, usize)>,
+    ) -> Result<Self, MatrixError> {
+        let (mut header, _) = parse_header(head, name)?;
+        if let (None, Some((rows, cols))) = (header.cols, size) {
+            header.rows = Some(rows);
+            header.cols = Some(cols);
+        }
         let err = |message: String| MatrixError::Data {
             name: name.to_string(),
             message,
