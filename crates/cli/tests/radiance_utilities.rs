@@ -137,6 +137,7 @@ fn rcomb_refuses_spectral_conversions_and_writes_nothing_on_failure() {
     for (args, says) in [
         ("-c M a.mtx", "spectral"),
         ("-c S a.mtx", "spectral"),
+        ("-c Y w4.mtx", "spectral"),
         ("-c 1 0 0 0 1 0 0 0 1 1 1 1 a.mtx -c Y", "spectral"),
         ("-c 1 0 0 0 1 0 0 0 1 1 1 1 -fc a.mtx", "spectral"),
         ("short.mtx", "load error"),

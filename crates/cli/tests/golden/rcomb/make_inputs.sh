@@ -19,6 +19,7 @@ printf '#?RADIANCE\nNROWS=3\nNCOLS=2\nNCOMP=1\nFORMAT=ascii\n\n1 0\n0 1\n2 3\n' 
 printf '#?RADIANCE\nNROWS=3\nNCOLS=3\nNCOMP=3\nFORMAT=ascii\n\n1 2 3 4 5 6 7 8 9\n1 2 3 4 5 6 7 8 9\n' > short.mtx
 printf '#?RADIANCE\nEXPOSURE=2\nCOLORCORR=1 2 4\nNROWS=1\nNCOLS=2\nNCOMP=3\nFORMAT=ascii\n\n1 2 3 4 5 6\n' > ex.mtx
 printf '#?RADIANCE\nEXPOSURE=3\nNROWS=1\nNCOLS=2\nNCOMP=1\nFORMAT=ascii\n\n1 2\n' > ex1.mtx
+printf '#?RADIANCE\nWLSPLIT=780 588 480 380\nNROWS=1\nNCOLS=2\nNCOMP=4\nFORMAT=ascii\n\n1 2 3 4 5 6 7 8\n' > w4.mtx
 printf 'not a header\x01\x02\n\n1 2 3\n' > bad.mtx
 printf '#?RADIANCE\nNROWS=2\nNCOLS=3\nNCOMP=3\nFORMAT=float\n\n\x01\x02\x03' > trunc.mtx
 printf '1 2 3 .5 .5 .5 9 9 9 1 1 1 .1 .2 .3 4 4 4\n' \
