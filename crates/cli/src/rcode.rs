@@ -848,8 +848,10 @@ pub fn run_ident(args: &[String]) -> anyhow::Result<ExitCode> {
         let rest = &src.bytes[src.pos..];
         let mut at = 0;
         for _ in 0..res.xr * res.yr {
-            let name = scan_ident(rest, &mut at, sep)
-                .map_err(|e| anyhow!("{P}: {}", e.replace("{}", &src.name)))?;
+            let name = scan_ident(rest, &mut at, sep).map_err(|e| match e {
+                IdentError::TooLong => anyhow!("{P}: identifier too long in scan_ident()"),
+                IdentError::End => anyhow!("{P}: {}: unexpected EOF", src.name),
+            })?;
             let name = String::from_utf8_lossy(name).into_owned();
             let k = ids
                 .index_of(&name, limit)
@@ -969,10 +971,18 @@ pub fn run_ident(args: &[String]) -> anyhow::Result<ExitCode> {
     sink.finish()
 }
 
+/// Why an identifier could not be read.
+enum IdentError {
+    /// Longer than 255 bytes.
+    TooLong,
+    /// The input ended before its separator.
+    End,
+}
+
 /// The next identifier of `text` from `*at` as RADIANCE reads them: white space before it
 /// skipped, ended by `sep` (which is consumed), white space after it trimmed, at most 255
-/// bytes. Errors: `{}` stands for the input's name.
-fn scan_ident<'a>(text: &'a [u8], at: &mut usize, sep: u8) -> Result<&'a [u8], String> {
+/// bytes.
+fn scan_ident<'a>(text: &'a [u8], at: &mut usize, sep: u8) -> Result<&'a [u8], IdentError> {
     let mut start = None;
     while *at < text.len() {
         let c = text[*at];
@@ -989,8 +999,8 @@ fn scan_ident<'a>(text: &'a [u8], at: &mut usize, sep: u8) -> Result<&'a [u8], S
             return Ok(&text[s..end]);
         }
         if *at - s > 255 {
-            return Err("identifier too long in scan_ident()".into());
+            return Err(IdentError::TooLong);
         }
     }
-    Err("{}: unexpected EOF".into())
+    Err(IdentError::End)
 }
