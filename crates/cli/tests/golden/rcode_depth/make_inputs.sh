@@ -72,3 +72,5 @@ for v in "vta:-vta -vh 200 -vv 200" "vth:-vth -vh 180 -vv 180" "vtc:-vtc -vh 120
     sed "2s/.*/VIEW= -vtv -vp 0 -2 1.2 -vd 0 1 -.25 -vu 0 0 1 -vh 70 -vv 55 ${v#*:}/" depth.dpt \
         > "depth_${v%%:*}.dpt"
 done
+# Depths decoded from a map, REFDEPTH= in their header (it wins over -d when encoding again).
+rcode_depth -r depth.dpt depth_ref.txt
