@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the RADIANCE programs that pyradiance's RADIANCE 6.0a lacks (dcglare, vwright,
-# rcollate, rsensor) from RADIANCE's public source with the C compiler alone, for the goldens
-# that need them.
+# rcollate, rcode_depth, rcode_norm, rcode_ident, rsensor) from RADIANCE's public source with
+# the C compiler alone, for the goldens that need them.
 # Usage: build-radiance-extras.sh DEST   (writes DEST/dcglare, DEST/vwright, DEST/rcollate,
-# DEST/rsensor)
+# DEST/rcode_depth, DEST/rcode_norm, DEST/rcode_ident, DEST/rsensor)
 # The source is the checkout RADIANCE_SRC names, else a shallow clone of
 # github.com/LBNL-ETA/Radiance.
 set -euo pipefail
@@ -25,7 +25,7 @@ ar rcs libcommon.a obj/*.o
 gcc -O2 -w -DDC_GLARE -I"$src/src/common" -I"$src/src/util" \
     "$src"/src/util/{dcglare,cmglare,cmatrix,cmbsdf,cmconst}.c libcommon.a -lm -lpthread \
     -o "$dest/dcglare"
-for p in vwright rcollate; do
+for p in vwright rcollate rcode_depth rcode_norm rcode_ident; do
     gcc -O2 -w -I"$src/src/common" "$src/src/util/$p.c" libcommon.a -lm -o "$dest/$p"
 done
 # rsensor needs RADIANCE's ray tracing library (src/rt's "radiance" and "raycalls" libraries
@@ -42,4 +42,4 @@ done
 echo 'char VersionID[] = "RADIANCE 6.0a (built for daylit goldens)";' > version.c
 gcc -O2 -w -I"$src/src/common" -I"$src/src/rt" "$src/src/util/rsensor.c" version.c rt/*.o \
     libcommon.a -lm -lpthread -o "$dest/rsensor"
-echo "built dcglare, vwright, rcollate and rsensor in $dest from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2
+echo "built dcglare, vwright, rcollate, the rcode programs and rsensor in $dest from $src ($(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo 'not a git checkout'))" >&2

@@ -36,7 +36,9 @@ mod ra_tiff;
 mod ra_xyze;
 mod rad;
 mod rcalc;
+mod rcode;
 mod rcollate;
+mod rcomb;
 mod rcontrib;
 mod record_format;
 mod rfluxmtx;
@@ -95,6 +97,10 @@ const MULTICALL: &[&str] = &[
     "pcomb",
     "vwright",
     "rcollate",
+    "rcomb",
+    "rcode_depth",
+    "rcode_norm",
+    "rcode_ident",
     "ies2rad",
     "ra_tiff",
     "ra_ppm",
@@ -287,6 +293,10 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),
         "rcollate" => rcollate::run_radiance(args),
+        "rcomb" => rcomb::run_radiance(args),
+        "rcode_depth" => rcode::run_depth(args),
+        "rcode_norm" => rcode::run_norm(args),
+        "rcode_ident" => rcode::run_ident(args),
         "ies2rad" => ies2rad::run_radiance(args),
         "ra_tiff" => ra_tiff::run_radiance(args),
         "ra_ppm" => ra_ppm::run_radiance(args),

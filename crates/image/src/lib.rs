@@ -12,6 +12,8 @@
 //! - [`tiff`]: pictures to and from TIFF images, as ra_tiff converts them.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
+//! - [`codes`]: the encoded depth, normal and identifier maps of rcode_depth, rcode_norm and
+//!   rcode_ident, and the resolution line's pixel order.
 //! - [`color`]: RADIANCE's RGB primaries and CIE XYZ to RGB.
 //! - [`dn_error`]: distribution-normalised MAE / MSD of paired results, binned by the reference
 //!   (Wasilewski et al., seed 004, eq. 2).
@@ -20,6 +22,7 @@
 //! a standard `-Y N +X M` file) and `col` 0 the left column. RADIANCE's own image coordinates
 //! (`x` right, `y` up, pixel centres at `(i + 0.5) / xres`) appear only inside [`view`].
 
+pub mod codes;
 pub mod color;
 pub mod dn_error;
 pub mod filter;

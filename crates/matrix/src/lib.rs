@@ -4,17 +4,21 @@
 //!
 //! - [`read`]: header (`NROWS=`, `NCOLS=`, `NCOMP=`, `FORMAT=`, `BigEndian=`, `EXPOSURE=`),
 //!   header-less ASCII, byte swapping; errors name the input, the line and what was expected.
+//! - [`rows`]: a matrix read a row at a time (rcomb's inputs).
 //! - [`write`]: the header and body as RADIANCE's `dctimestep` writes them.
+//! - [`combine`]: rcomb's data types, per-input transforms and scaling, sums and header.
 //! - [`ops`]: rmtxop's component transforms, scaling, transposition and element-wise
 //!   operations.
 //! - [`product`]: per-component products with `faer`, parallel over row blocks, and the
 //!   annual-illuminance helper [`illuminance`].
 
+pub mod combine;
 pub mod error;
 pub mod header;
 pub mod ops;
 pub mod product;
 pub mod read;
+pub mod rows;
 pub mod write;
 
 pub use error::MatrixError;
