@@ -26,6 +26,7 @@ mod oconv;
 mod output;
 mod pcomb;
 mod pcompos;
+mod pcond;
 mod pextrem;
 mod pfilt;
 mod pvalue;
@@ -87,6 +88,7 @@ const MULTICALL: &[&str] = &[
     "pcompos",
     "pvalue",
     "pextrem",
+    "pcond",
     "ra_rgbe",
     "pcomb",
     "vwright",
@@ -277,6 +279,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pcompos" => pcompos::run_radiance(args),
         "pvalue" => pvalue::run_radiance(args),
         "pextrem" => pextrem::run_radiance(args),
+        "pcond" => pcond::run_radiance(args),
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),

@@ -6,6 +6,8 @@
 //!   two-pass exposure.
 //! - [`view`]: RADIANCE view options (`-vt? -vp -vd -vu -vh -vv -vs -vl -vo -va`), the ray of
 //!   each pixel as RADIANCE's `viewray` gives it, pixel solid angles and the inverse projection.
+//! - [`pcond`]: conditioning a picture for a display as RADIANCE's pcond does it (histogram
+//!   adjustment tone mapping, veiling glare, acuity loss, mesopic colour, device primaries).
 //! - [`tiff`]: pictures to and from TIFF images, as ra_tiff converts them.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
@@ -21,6 +23,7 @@ pub mod color;
 pub mod dn_error;
 pub mod filter;
 pub mod hdr;
+pub mod pcond;
 pub mod tiff;
 pub mod tregenza;
 pub mod view;
