@@ -104,30 +104,65 @@ pub fn transform(m: &ColourMatrix, c: [f32; 3]) -> [f32; 3] {
     ]
 }
 
-/// The denominators of the primaries' white-scaled conversion (C_r·D, C_g·D, C_b·D).
-fn white_terms(p: &[f64; 8]) -> [f64; 3] {
-    let [xr, yr, xg, yg, xb, yb, xw, yw] = *p;
-    [
-        (1.0 / yw) * (xw * (yg - yb) - yw * (xg - xb) + xg * yb - xb * yg),
-        (1.0 / yw) * (xw * (yb - yr) - yw * (xb - xr) - xr * yb + xb * yr),
-        (1.0 / yw) * (xw * (yr - yg) - yw * (xr - xg) + xr * yg - xg * yr),
-    ]
+/// How RADIANCE rounds the arithmetic on primaries: stored (single-precision) primaries are
+/// combined in single precision, the standard set's compile-time constants in double.
+fn rounding(p: &Primaries) -> fn(f64) -> f64 {
+    match p {
+        Primaries::Standard => |x| x,
+        Primaries::Given(_) => |x| x as f32 as f64,
+    }
+}
+
+/// The white-scaled denominators of the primaries' conversion (C_r·D, C_g·D, C_b·D) and the
+/// determinant D.
+fn white_terms(p: &Primaries) -> ([f64; 3], f64) {
+    let [xr, yr, xg, yg, xb, yb, xw, yw] = p.values();
+    let q = rounding(p);
+    let cr = q(q(q(q(xw * q(yg - yb)) - q(yw * q(xg - xb))) + q(xg * yb)) - q(xb * yg));
+    let cg = q(q(q(q(xw * q(yb - yr)) - q(yw * q(xb - xr))) - q(xr * yb)) + q(xb * yr));
+    let cb = q(q(q(q(xw * q(yr - yg)) - q(yw * q(xr - xg))) + q(xr * yg)) - q(xg * yr));
+    let d = q(q(q(xr * q(yg - yb)) + q(xg * q(yb - yr))) + q(xb * q(yr - yg)));
+    ([(1.0 / yw) * cr, (1.0 / yw) * cg, (1.0 / yw) * cb], d)
 }
 
 /// RGB to CIE XYZ for primaries `p` (white maps to the primaries' white), `None` for
 /// degenerate primaries.
+///
+/// For stored primaries the arithmetic is grouped as in RADIANCE 6.0a's build (whose compiler
+/// regrouped the single-precision sums and turned `x·C/D` into `x·(1/D)·C`), so that a
+/// picture's luminance coefficients come out to the same bits.
 pub fn rgb_to_xyz(p: &Primaries) -> Option<ColourMatrix> {
-    let v = p.values();
-    let [xr, yr, xg, yg, xb, yb, xw, yw] = v;
+    let [xr, yr, xg, yg, xb, yb, xw, yw] = p.values();
     if close(xw, 0.0) || close(yw, 0.0) {
         return None;
     }
-    let [cr, cg, cb] = white_terms(&v);
-    let d = xr * (yg - yb) + xg * (yb - yr) + xb * (yr - yg);
+    let f = |x: f64| x as f32;
+    let ([cr, cg, cb], d) = match p {
+        Primaries::Standard => white_terms(p),
+        Primaries::Given(v) => {
+            let [xr, yr, xg, yg, xb, yb, xw, yw] = *v;
+            let d = xr * (yg - yb) + xg * (yb - yr) + xb * (yr - yg);
+            let iyw = 1.0 / f64::from(yw);
+            let cr = ((xb - xg) * yw + yb * xg) + ((yg - yb) * xw - yg * xb);
+            let cg = ((xr - xb) * yw + xb * yr) + ((yb - yr) * xw - yb * xr);
+            let cb = ((xg - xr) * yw + yg * xr) + ((yr - yg) * xw - xg * yr);
+            if close(d.into(), 0.0) {
+                return None;
+            }
+            let inv = 1.0 / f64::from(d);
+            let c = [cr, cg, cb].map(|c| f64::from(c) * iyw);
+            let x = [xr, xg, xb].map(f64::from);
+            let y = [yr, yg, yb].map(f64::from);
+            return Some([
+                std::array::from_fn(|k| f(x[k] * inv * c[k])),
+                std::array::from_fn(|k| f(y[k] * inv * c[k])),
+                std::array::from_fn(|k| f((1.0 - (x[k] + y[k])) * inv * c[k])),
+            ]);
+        }
+    };
     if close(d, 0.0) {
         return None;
     }
-    let f = |x: f64| x as f32;
     Some([
         [f(xr * cr / d), f(xg * cg / d), f(xb * cb / d)],
         [f(yr * cr / d), f(yg * cg / d), f(yb * cb / d)],
@@ -141,31 +176,35 @@ pub fn rgb_to_xyz(p: &Primaries) -> Option<ColourMatrix> {
 
 /// CIE XYZ to RGB for primaries `p`, `None` for degenerate primaries.
 pub fn xyz_to_rgb(p: &Primaries) -> Option<ColourMatrix> {
-    let v = p.values();
-    let [xr, yr, xg, yg, xb, yb, xw, yw] = v;
+    let [xr, yr, xg, yg, xb, yb, xw, yw] = p.values();
     if close(xw, 0.0) || close(yw, 0.0) {
         return None;
     }
-    let [cr, cg, cb] = white_terms(&v);
+    let ([cr, cg, cb], _) = white_terms(p);
     if close(cr, 0.0) || close(cg, 0.0) || close(cb, 0.0) {
         return None;
     }
+    let q = rounding(p);
+    // (a - b - c·d + e·f) and (a·b - c·d), rounded as RADIANCE's expressions are.
+    let four =
+        |a: f64, b: f64, c: f64, d: f64, e: f64, g: f64| q(q(q(a - b) - q(c * d)) + q(e * g));
+    let two = |a: f64, b: f64, c: f64, d: f64| q(q(a * b) - q(c * d));
     let f = |x: f64| x as f32;
     Some([
         [
-            f((yg - yb - xb * yg + yb * xg) / cr),
-            f((xb - xg - xb * yg + xg * yb) / cr),
-            f((xg * yb - xb * yg) / cr),
+            f(four(yg, yb, xb, yg, yb, xg) / cr),
+            f(four(xb, xg, xb, yg, xg, yb) / cr),
+            f(two(xg, yb, xb, yg) / cr),
         ],
         [
-            f((yb - yr - yb * xr + yr * xb) / cg),
-            f((xr - xb - xr * yb + xb * yr) / cg),
-            f((xb * yr - xr * yb) / cg),
+            f(four(yb, yr, yb, xr, yr, xb) / cg),
+            f(four(xr, xb, xr, yb, xb, yr) / cg),
+            f(two(xb, yr, xr, yb) / cg),
         ],
         [
-            f((yr - yg - yr * xg + yg * xr) / cb),
-            f((xg - xr - xg * yr + xr * yg) / cb),
-            f((xr * yg - xg * yr) / cb),
+            f(four(yr, yg, yr, xg, yg, xr) / cb),
+            f(four(xg, xr, xg, yr, xr, yg) / cb),
+            f(two(xr, yg, xg, yr) / cb),
         ],
     ])
 }
@@ -222,15 +261,13 @@ pub fn rgb_to_rgb_balanced(p1: &Primaries, p2: &Primaries) -> Option<ColourMatri
     Some(mat_mul(&from_xyz, &mat_mul(&wb, &to_xyz)))
 }
 
-/// RADIANCE's `bright()` weights, in double precision (the standard primaries' Y row).
+/// RADIANCE's `bright()`: the standard primaries' Y row in double precision.
 fn bright(c: [f32; 3]) -> f64 {
-    let [cr, cg, cb] = white_terms(&STD_PRIMS);
-    let d = STD_PRIMS[0] * (STD_PRIMS[3] - STD_PRIMS[5])
-        + STD_PRIMS[2] * (STD_PRIMS[5] - STD_PRIMS[1])
-        + STD_PRIMS[4] * (STD_PRIMS[1] - STD_PRIMS[3]);
-    STD_PRIMS[1] * cr / d * f64::from(c[0])
-        + STD_PRIMS[3] * cg / d * f64::from(c[1])
-        + STD_PRIMS[5] * cb / d * f64::from(c[2])
+    let p = STD_PRIMS;
+    let ([cr, cg, cb], d) = white_terms(&Primaries::Standard);
+    p[1] * cr / d * f64::from(c[0])
+        + p[3] * cg / d * f64::from(c[1])
+        + p[5] * cb / d * f64::from(c[2])
 }
 
 /// The grey a colour is desaturated towards when it leaves the gamut: the brightness of the

@@ -228,10 +228,11 @@ impl Picture {
                 let mut rest = v;
                 while n < 8 {
                     let t = rest.trim_start();
-                    let Some((x, used)) = colour::c_strtod(t) else {
+                    let Some((_, used)) = colour::c_strtod(t) else {
                         break;
                     };
-                    p[n] = x as f32;
+                    // scanf's %f rounds the text to single precision once.
+                    p[n] = t[..used].parse().unwrap_or(0.0);
                     n += 1;
                     rest = &t[used..];
                 }
