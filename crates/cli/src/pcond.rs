@@ -112,7 +112,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let (name, bytes) = match crate::input::read_operand("pcond", input) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("pcond: {e:#}");
+            eprintln!("{e:#}");
             return Ok(ExitCode::from(2));
         }
     };
