@@ -7,6 +7,9 @@
 //! `f32` where RADIANCE's is (matrix products, matrix times colour, colour sums) and `f64` where
 //! a colour is scaled by a double.
 
+use super::histogram::FTINY;
+use super::{Encoding, Lum, BOT_MESOPIC, SWNORM, TOP_MESOPIC, WHTEFFICACY};
+
 /// A 3 × 3 colour matrix in single precision, rows first (RADIANCE's `COLORMAT`).
 pub type ColourMatrix = [[f32; 3]; 3];
 
@@ -471,16 +474,46 @@ impl Macbeth {
     pub fn apply(&self, c: &mut [f32; 3]) {
         *c = transform(&self.matrix, *c);
         clip_gamut(c, grey_point(*c), self.min, self.max);
-        for i in 0..3 {
-            let d = f64::from(c[i]);
+        for (i, ci) in c.iter_mut().enumerate() {
+            let d = f64::from(*ci);
             let (xa, ya) = (&self.xa[i], &self.ya[i]);
             let mut j = 0;
             while j < 4 && f64::from(xa[j + 1]) <= d {
                 j += 1;
             }
             let (x0, x1) = (f64::from(xa[j]), f64::from(xa[j + 1]));
-            c[i] = (((x1 - d) * f64::from(ya[j]) + (d - x0) * f64::from(ya[j + 1]))
+            *ci = (((x1 - d) * f64::from(ya[j]) + (d - x0) * f64::from(ya[j + 1]))
                 / f64::from(xa[j + 1] - xa[j])) as f32;
+        }
+    }
+}
+
+/// The mesopic loss of colour: below 5.62 cd/m² a pixel's colour fades towards the grey of
+/// its scotopic luminance, all grey below 0.00562 cd/m².
+pub(super) fn scotopic_scan(scan: &mut [[f32; 3]], lum: &Lum) {
+    for c in scan.iter_mut() {
+        let lw = lum.photopic(*c);
+        let incolor = if lw >= TOP_MESOPIC {
+            1.0
+        } else if lw <= BOT_MESOPIC {
+            0.0
+        } else {
+            (lw - BOT_MESOPIC) / (TOP_MESOPIC - BOT_MESOPIC)
+        };
+        if incolor < 1.0 - FTINY {
+            let mut b = (1.0 - incolor) * (lum.scotopic_raw(*c) / lum.inpexp) * lum.inpexp / SWNORM;
+            if lum.encoding == Encoding::Rgb {
+                b /= WHTEFFICACY;
+            }
+            let grey = b as f32;
+            if incolor <= FTINY {
+                *c = [0.0; 3];
+            } else {
+                *c = c.map(|v| (f64::from(v) * incolor) as f32);
+            }
+            for v in c.iter_mut() {
+                *v += grey;
+            }
         }
     }
 }

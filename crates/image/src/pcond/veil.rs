@@ -75,11 +75,11 @@ pub fn add_to_scan(scan: &mut [[f32; 3]], y: usize, veil: &[[f32; 3]], grid: &Gr
     let at = |x: usize, y: usize| &veil[y * grid.fvxr + x];
     for (x, px) in scan.iter_mut().enumerate() {
         let (vx, dx) = grid_position(x, grid.scanlen, grid.fvxr);
-        for i in 0..3 {
+        for (i, v) in px.iter_mut().enumerate() {
             let lv = (1.0 - dy) * f64::from(at(vx, vy)[i]) + dy * f64::from(at(vx, vy + 1)[i]);
             let uv =
                 (1.0 - dy) * f64::from(at(vx + 1, vy)[i]) + dy * f64::from(at(vx + 1, vy + 1)[i]);
-            px[i] = ((1.0 - VADAPT) * f64::from(px[i]) + (1.0 - dx) * lv + dx * uv) as f32;
+            *v = ((1.0 - VADAPT) * f64::from(*v) + (1.0 - dx) * lv + dx * uv) as f32;
         }
     }
 }
