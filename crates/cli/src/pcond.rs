@@ -1,8 +1,8 @@
 //! `pcond`: RADIANCE's picture conditioning for a display, with its arguments. The work is
 //! `daylit_image::pcond`; this reads the switches (`-h -a -v -s -c -w -I -l`, each alone to
-//! toggle, with `+`/`1` or `-`/`0` to set or clear), `-i -e -u -d -p -f -x`, the picture (a
+//! toggle, with `+`/`1` or `-`/`0` to set or clear), `-i -e -u -d -p -f -m -x`, the picture (a
 //! file, or `-` for standard input: a daylit extension), and writes the picture to standard
-//! output or the named file. `-m` (colour-space warp files) is refused by name.
+//! output or the named file.
 
 use daylit_image::pcond::{self, colour, Options, Picture};
 use std::process::ExitCode;
@@ -25,6 +25,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut fixfrac = 0.0;
     let mut opts = Options::default();
     let mut mbcalfile: Option<&str> = None;
+    let mut cwarpfile: Option<&str> = None;
     let mut mapfile: Option<&str> = None;
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') && args[i] != "-" {
@@ -72,10 +73,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 what |= DO_LINEAR;
             }
             b'f' => mbcalfile = Some(&v[0]),
-            b'm' => anyhow::bail!(
-                "-m {}: colour-space warp files (RADIANCE's warp3d) are not supported",
-                v[0]
-            ),
+            b'm' => cwarpfile = Some(&v[0]),
             b'u' => {
                 opts.ldmax = colour::c_atof(&v[0]);
                 if opts.ldmax <= 1e-6 {
@@ -91,7 +89,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     if fixhist && what & DO_PREHIST != 0 {
         anyhow::bail!("only one of -i or -I option");
     }
-    if mbcalfile.is_some() && opts.output_primaries.is_some() {
+    let devices = usize::from(mbcalfile.is_some())
+        + usize::from(cwarpfile.is_some())
+        + usize::from(opts.output_primaries.is_some());
+    if devices > 1 {
         anyhow::bail!("only one of -p, -m or -f option supported");
     }
     if i >= args.len() || i + 2 < args.len() {
@@ -123,6 +124,20 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             anyhow::anyhow!("cannot grok macbethcal file \"{f}\" (inpflags==0{flags:o})")
         })?);
     }
+    if let Some(f) = cwarpfile {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("pcond: {f}: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        };
+        let (warp, stopped) = daylit_image::pcond::warp::ColourWarp::parse(&text);
+        if stopped {
+            eprintln!("{f}: non-number in 3D warp file");
+        }
+        opts.warp = Some((warp, f.to_string()));
+    }
     if uses_stdin {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
@@ -134,8 +149,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
     }
     let done = pcond::condition(&pic, &opts)?;
-    let mut words = vec!["pcond".to_string()];
-    words.extend(args.iter().cloned());
     let command = daylit_cal::printf::command_line("pcond", args);
     let out = pcond::encode(&pic, &command, &done);
     match output {

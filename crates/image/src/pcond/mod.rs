@@ -20,6 +20,7 @@ pub mod foveal;
 pub mod histogram;
 pub mod picture;
 pub mod veil;
+pub mod warp;
 
 pub use foveal::Grid;
 pub use picture::{encode, Encoding, Picture, Resolution, XDECR, YDECR, YMAJOR};
@@ -86,6 +87,8 @@ pub struct Options {
     pub output_primaries: Option<[f32; 8]>,
     /// `-f`: macbethcal calibration.
     pub macbeth: Option<Macbeth>,
+    /// `-m`: colour-space warp, and its file's name for errors.
+    pub warp: Option<(warp::ColourWarp, String)>,
 }
 
 impl Default for Options {
@@ -105,6 +108,7 @@ impl Default for Options {
             lddyn: LDDYN,
             output_primaries: None,
             macbeth: None,
+            warp: None,
         }
     }
 }
@@ -165,7 +169,10 @@ impl Lum {
 /// Conditions `pic` as pcond does with `opts`.
 pub fn condition(pic: &Picture, opts: &Options) -> Result<Conditioned, PcondError> {
     let inprims = pic.primaries.map_or(Primaries::Standard, Primaries::Given);
-    if opts.macbeth.is_some() && opts.output_primaries.is_some() {
+    let devices = usize::from(opts.macbeth.is_some())
+        + usize::from(opts.output_primaries.is_some())
+        + usize::from(opts.warp.is_some());
+    if devices > 1 {
         return err("only one of -p, -m or -f option supported");
     }
     if opts.macbeth.is_some() && pic.encoding == Encoding::Xyz {
@@ -302,7 +309,8 @@ pub fn condition(pic: &Picture, opts: &Options) -> Result<Conditioned, PcondErro
         .output_primaries
         .map_or(Primaries::Standard, Primaries::Given);
     let bad_prims = || PcondError("bad primaries".into());
-    let matrix: Option<ColourMatrix> = if opts.macbeth.is_some() {
+    let mut warp = opts.warp.clone();
+    let matrix: Option<ColourMatrix> = if opts.macbeth.is_some() || warp.is_some() {
         None
     } else if pic.encoding == Encoding::Xyz {
         Some(colour::xyz_to_rgb_balanced(&outprims).ok_or_else(bad_prims)?)
@@ -353,6 +361,13 @@ pub fn condition(pic: &Picture, opts: &Options) -> Result<Conditioned, PcondErro
         if let Some(mb) = &opts.macbeth {
             for c in scan.iter_mut() {
                 mb.apply(c);
+            }
+        } else if let Some((w, name)) = warp.as_mut() {
+            for c in scan.iter_mut() {
+                *c = w
+                    .apply(*c)
+                    .map_err(|_| PcondError(format!("{name}: bad color space map")))?;
+                colour::clip_gamut(c, colour::grey_point(*c), [0.0; 3], [1.0; 3]);
             }
         } else if let Some(m) = &matrix {
             for c in scan.iter_mut() {

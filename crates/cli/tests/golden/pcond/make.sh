@@ -35,7 +35,8 @@ done
 # Error cases: exit code, then the arguments.
 : > errors.txt
 for args in "bad.hdr" "missing.hdr" "-z room.hdr" "-hx room.hdr" "-u 0 room.hdr" \
-	"-f dev.cal -p .6 .3 .3 .6 .15 .06 .33 .33 room.hdr" "-f dev.cal xyz.hdr" "room.hdr a b"; do
+	"-f dev.cal -p .6 .3 .3 .6 .15 .06 .33 .33 room.hdr" "-f dev.cal xyz.hdr" "room.hdr a b" \
+	"-m dev.cwp -f dev.cal room.hdr" "-m one.cwp room.hdr" "-m missing.cwp room.hdr"; do
 	printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n\001' > bad.hdr
 	rc=0
 	# shellcheck disable=SC2086
