@@ -279,3 +279,17 @@ pub(super) fn fixation_samples(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Drand48;
+
+    #[test]
+    fn drand48_follows_glibc_from_its_zero_state() {
+        // glibc's drand48() in a program that never seeds it.
+        let mut r = Drand48::new();
+        assert_eq!(r.next(), 3.907_985_046_680_551e-14);
+        assert_eq!(r.next(), 0.000_985_394_674_650_308_4);
+        assert_eq!(r.next(), 0.041_631_001_594_613_08);
+    }
+}

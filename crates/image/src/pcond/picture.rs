@@ -254,3 +254,38 @@ pub fn encode(pic: &Picture, command_line: &str, c: &Conditioned) -> Vec<u8> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolution_lines_round_trip_in_every_orientation() {
+        for line in [
+            "-Y        7 +X        9",
+            "+Y        7 -X        9",
+            "+X        9 +Y        7",
+            "-X        9 -Y        7",
+        ] {
+            let r = Resolution::parse(line).unwrap();
+            assert_eq!(r.line(), line);
+            assert_eq!((r.xr, r.yr), (9, 7));
+            let y_major = line.starts_with(['-', '+']) && &line[1..2] == "Y";
+            assert_eq!(r.scanlen(), if y_major { 9 } else { 7 });
+        }
+        assert_eq!(Resolution::parse("-Y 7 -Y 9"), None);
+    }
+
+    #[test]
+    fn header_lines_pcond_takes_are_not_passed_on() {
+        let text = "#?RADIANCE\nrpict -vh 30\nEXPOSURE=2\n\tEXPOSURE=3\nPRIMARIES= .64 .33 .29 .6 .15 .06 .3333 .3333\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n";
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.extend([128, 128, 128, 129]);
+        let p = Picture::decode(&bytes, "t").unwrap();
+        assert_eq!(p.header, ["#?RADIANCE", "rpict -vh 30", "\tEXPOSURE=3"]);
+        assert_eq!(p.exposure, 2.0);
+        assert!(p.primaries.is_some());
+        assert_eq!(p.view.as_ref().map(|v| v.horiz), Some(30.0));
+        assert_eq!(p.pixels, [[128.5 / 128.0; 3]]);
+    }
+}
