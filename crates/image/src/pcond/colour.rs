@@ -266,11 +266,13 @@ pub fn rgb_to_rgb_balanced(p1: &Primaries, p2: &Primaries) -> Option<ColourMatri
 
 /// RADIANCE's `bright()`: the standard primaries' Y row in double precision.
 fn bright(c: [f32; 3]) -> f64 {
-    let p = STD_PRIMS;
-    let ([cr, cg, cb], d) = white_terms(&Primaries::Standard);
-    p[1] * cr / d * f64::from(c[0])
-        + p[3] * cg / d * f64::from(c[1])
-        + p[5] * cb / d * f64::from(c[2])
+    static WEIGHTS: std::sync::OnceLock<[f64; 3]> = std::sync::OnceLock::new();
+    let w = WEIGHTS.get_or_init(|| {
+        let p = STD_PRIMS;
+        let ([cr, cg, cb], d) = white_terms(&Primaries::Standard);
+        [p[1] * cr / d, p[3] * cg / d, p[5] * cb / d]
+    });
+    w[0] * f64::from(c[0]) + w[1] * f64::from(c[1]) + w[2] * f64::from(c[2])
 }
 
 /// The grey a colour is desaturated towards when it leaves the gamut: the brightness of the
