@@ -151,10 +151,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let done = pcond::condition(&pic, &opts)?;
     let command = daylit_cal::printf::command_line("pcond", args);
     let out = pcond::encode(&pic, &command, &done);
-    match output {
-        Some(f) => crate::output::write_atomic(std::path::Path::new(f), &out)?,
-        None => crate::output::print_bytes([out.as_slice()])?,
-    }
+    // The mapping first: a mapping file that cannot be written leaves no picture either.
     if let Some(f) = mapfile {
         let text: String = done
             .mapping
@@ -168,6 +165,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             })
             .collect();
         crate::output::write_atomic(std::path::Path::new(f), text.as_bytes())?;
+    }
+    match output {
+        Some(f) => crate::output::write_atomic(std::path::Path::new(f), &out)?,
+        None => crate::output::print_bytes([out.as_slice()])?,
     }
     Ok(ExitCode::SUCCESS)
 }

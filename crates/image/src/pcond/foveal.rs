@@ -12,9 +12,13 @@ use crate::view::{View, ViewFrame, ViewType};
 /// The foveal grid and the picture's scanline dimensions, in file scanline order.
 #[derive(Debug, Clone, Copy)]
 pub struct Grid {
+    /// Pixels in a scanline.
     pub scanlen: usize,
+    /// Scanlines.
     pub numscans: usize,
+    /// Foveal samples along a scanline.
     pub fvxr: usize,
+    /// Foveal scanlines.
     pub fvyr: usize,
 }
 
@@ -190,7 +194,7 @@ pub(super) fn adaptation_view(pic: &Picture) -> Result<ViewFrame, PcondError> {
         }
     };
     view.frame()
-        .map_err(|e| PcondError(format!("view error in picture: {}", e.0)))
+        .map_err(|e| PcondError(format!("view error in picture \"{}\": {}", pic.name, e.0)))
 }
 
 /// The direction of each foveal sample's ray in the view (zero where the view has none), in

@@ -11,8 +11,9 @@
 pub const HISTRES: usize = 100;
 /// Largest precomputed histogram read.
 pub const MAXPREHIST: usize = 1024;
-/// Smallest and largest visible world luminance (cd/m²).
+/// Smallest visible world luminance (cd/m²).
 pub const LMIN: f64 = 1e-7;
+/// Largest visible world luminance (cd/m²).
 pub const LMAX: f64 = 1e7;
 /// RADIANCE's small number.
 pub const FTINY: f64 = 1e-6;
@@ -23,10 +24,13 @@ const CVRATIO: f64 = 0.025;
 /// A brightness histogram over `[bwmin, bwmax)` in `HISTRES` bins.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Histogram {
+    /// Weight in each bin.
     pub bins: [f64; HISTRES],
+    /// Total weight.
     pub total: f64,
-    /// Range of world brightness, ln(cd/m²).
+    /// Lower end of the world brightness range, ln(cd/m²).
     pub bwmin: f64,
+    /// Upper end of the world brightness range, ln(cd/m²).
     pub bwmax: f64,
     /// Weighted mean world brightness.
     pub bwavg: f64,
@@ -159,14 +163,16 @@ pub fn htcontrs(la: f64) -> f64 {
 /// cumulative distribution.
 #[derive(Debug, Clone)]
 pub struct BrightnessMap {
-    /// The adjusted (clipped) histogram and its total.
+    /// The adjusted (clipped) histogram.
     pub modhist: [f64; HISTRES],
+    /// Its total.
     pub mhistot: f64,
     cumf: [f64; HISTRES + 1],
     bwmin: f64,
     bwmax: f64,
-    /// Display brightness range: ln(Ldmax / Lddyn), ln(Ldmax).
+    /// Display brightness at the bottom: ln(Ldmax / Lddyn).
     pub bldmin: f64,
+    /// Display brightness at the top: ln(Ldmax).
     pub bldmax: f64,
     /// Match human contrast sensitivity (`-s`) rather than linear contrast.
     hsens: bool,

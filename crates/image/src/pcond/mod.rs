@@ -33,13 +33,15 @@ use histogram::{htcontrs, BrightnessMap, Histogram, FTINY, HISTRES, LMIN};
 pub const WHTEFFICACY: f64 = 179.0;
 /// Scotopic to photopic ratio of white.
 pub const SWNORM: f64 = 2.26;
-/// Luminances bounding the mesopic range (cd/m²): colour fades out between them.
+/// Top of the scotopic range (cd/m²): no colour is seen below it.
 pub const BOT_MESOPIC: f64 = 5.62e-3;
+/// Bottom of the photopic range (cd/m²): full colour above it.
 pub const TOP_MESOPIC: f64 = 5.62;
 /// Diameter of the fovea (radians): the foveal image has one sample per this angle.
 pub const FOVDIA: f64 = std::f64::consts::PI / 180.0;
-/// Display defaults: maximum luminance (cd/m²) and dynamic range.
+/// Default display maximum luminance (cd/m²).
 pub const LDMAX: f64 = 100.0;
+/// Default display dynamic range (maximum over minimum usable luminance).
 pub const LDDYN: f64 = 100.0;
 
 /// A reason pcond cannot go on, worded as RADIANCE words it (without the program name).
@@ -52,7 +54,7 @@ fn err<T>(m: impl Into<String>) -> Result<T, PcondError> {
 }
 
 /// C's `%f` (six decimals).
-pub fn c_float6(v: f64) -> String {
+pub(crate) fn c_float6(v: f64) -> String {
     format!("{v:.6}")
 }
 
@@ -412,7 +414,7 @@ fn mapping_function(
 }
 
 /// C's `%.Ne`.
-pub fn c_exp(v: f64, decimals: usize) -> String {
+fn c_exp(v: f64, decimals: usize) -> String {
     let s = format!("{v:.decimals$e}");
     match s.split_once('e') {
         Some((m, e)) => {

@@ -13,13 +13,19 @@ use crate::view::{apply_view_text, is_view_line, View};
 /// height.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Resolution {
+    /// Orientation flags.
     pub rt: u8,
+    /// Width (pixels along x).
     pub xr: usize,
+    /// Height (pixels along y).
     pub yr: usize,
 }
 
+/// x decreases along the picture's pixel order (`-X`).
 pub const XDECR: u8 = 1;
+/// y decreases along the picture's pixel order (`-Y`: the top row comes first).
 pub const YDECR: u8 = 2;
+/// Scanlines run along x (the resolution line names y first).
 pub const YMAJOR: u8 = 4;
 
 impl Resolution {
@@ -105,6 +111,7 @@ pub struct Picture {
     /// Header lines pcond passes on (all but `FORMAT=`, `EXPOSURE=`, readable `PRIMARIES=`,
     /// `NCOMP=` and `WLSPLIT=`), the first (`#?RADIANCE`) included.
     pub header: Vec<String>,
+    /// RGB or XYZ.
     pub encoding: Encoding,
     /// Primaries from the header.
     pub primaries: Option<[f32; 8]>,
@@ -114,9 +121,12 @@ pub struct Picture {
     pub pixaspect: f64,
     /// The view, when the header gives one.
     pub view: Option<View>,
+    /// Orientation and size.
     pub res: Resolution,
     /// Pixels as stored, scanline after scanline in file order.
     pub pixels: Vec<[f32; 3]>,
+    /// The name errors give the picture.
+    pub name: String,
 }
 
 impl Picture {
@@ -125,6 +135,7 @@ impl Picture {
         let not_picture = || PcondError(format!("{name}: not a Radiance picture"));
         let mut pos = 0;
         let mut pic = Picture {
+            name: name.to_string(),
             header: Vec::new(),
             encoding: Encoding::Rgb,
             primaries: None,
