@@ -5,7 +5,9 @@
 //!
 //! RADIANCE keeps colours and colour matrices in single precision, so the arithmetic here is
 //! `f32` where RADIANCE's is (matrix products, matrix times colour, colour sums) and `f64` where
-//! a colour is scaled by a double.
+//! a colour is scaled by a double. RADIANCE 6.0a's build was compiled with reassociating
+//! floating point; where that regrouped a single-precision sum (the primaries' matrices, matrix
+//! products) the grouping here is the build's, so that matrices come out to the same bits.
 
 use super::histogram::FTINY;
 use super::{Encoding, Lum, BOT_MESOPIC, SWNORM, TOP_MESOPIC, WHTEFFICACY};
@@ -87,13 +89,19 @@ fn xy_equal(a: [f32; 2], b: [f32; 2]) -> bool {
 
 const IDENTITY: ColourMatrix = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
-/// `a × b` in single precision, as RADIANCE multiplies colour matrices.
+/// `a × b` in single precision, as RADIANCE 6.0a's build multiplies colour matrices: its
+/// compiler vectorised the products and sums the first four elements (row by row) as
+/// (p0 + p2) + p1, the rest as (p0 + p1) + p2.
 fn mat_mul(a: &ColourMatrix, b: &ColourMatrix) -> ColourMatrix {
     let mut m = [[0.0f32; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            m[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-        }
+    for (e, v) in m.iter_mut().flatten().enumerate() {
+        let (i, j) = (e / 3, e % 3);
+        let p = [a[i][0] * b[0][j], a[i][1] * b[1][j], a[i][2] * b[2][j]];
+        *v = if e < 4 {
+            (p[0] + p[2]) + p[1]
+        } else {
+            (p[0] + p[1]) + p[2]
+        };
     }
     m
 }
@@ -107,24 +115,14 @@ pub fn transform(m: &ColourMatrix, c: [f32; 3]) -> [f32; 3] {
     ]
 }
 
-/// How RADIANCE rounds the arithmetic on primaries: stored (single-precision) primaries are
-/// combined in single precision, the standard set's compile-time constants in double.
-fn rounding(p: &Primaries) -> fn(f64) -> f64 {
-    match p {
-        Primaries::Standard => |x| x,
-        Primaries::Given(_) => |x| x as f32 as f64,
-    }
-}
-
-/// The white-scaled denominators of the primaries' conversion (C_r·D, C_g·D, C_b·D) and the
-/// determinant D.
-fn white_terms(p: &Primaries) -> ([f64; 3], f64) {
-    let [xr, yr, xg, yg, xb, yb, xw, yw] = p.values();
-    let q = rounding(p);
-    let cr = q(q(q(q(xw * q(yg - yb)) - q(yw * q(xg - xb))) + q(xg * yb)) - q(xb * yg));
-    let cg = q(q(q(q(xw * q(yb - yr)) - q(yw * q(xb - xr))) - q(xr * yb)) + q(xb * yr));
-    let cb = q(q(q(q(xw * q(yr - yg)) - q(yw * q(xr - xg))) + q(xr * yg)) - q(xg * yr));
-    let d = q(q(q(xr * q(yg - yb)) + q(xg * q(yb - yr))) + q(xb * q(yr - yg)));
+/// The white-scaled denominators of the standard primaries' conversion (C_r·D, C_g·D, C_b·D)
+/// and the determinant D, in double precision as RADIANCE's compile-time tables have them.
+fn standard_terms() -> ([f64; 3], f64) {
+    let [xr, yr, xg, yg, xb, yb, xw, yw] = STD_PRIMS;
+    let cr = xw * (yg - yb) - yw * (xg - xb) + xg * yb - xb * yg;
+    let cg = xw * (yb - yr) - yw * (xb - xr) - xr * yb + xb * yr;
+    let cb = xw * (yr - yg) - yw * (xr - xg) + xr * yg - xg * yr;
+    let d = xr * (yg - yb) + xg * (yb - yr) + xb * (yr - yg);
     ([(1.0 / yw) * cr, (1.0 / yw) * cg, (1.0 / yw) * cb], d)
 }
 
@@ -141,7 +139,7 @@ pub fn rgb_to_xyz(p: &Primaries) -> Option<ColourMatrix> {
     }
     let f = |x: f64| x as f32;
     let ([cr, cg, cb], d) = match p {
-        Primaries::Standard => white_terms(p),
+        Primaries::Standard => standard_terms(),
         Primaries::Given(v) => {
             let [xr, yr, xg, yg, xb, yb, xw, yw] = *v;
             let d = xr * (yg - yb) + xg * (yb - yr) + xb * (yr - yg);
@@ -178,36 +176,68 @@ pub fn rgb_to_xyz(p: &Primaries) -> Option<ColourMatrix> {
 }
 
 /// CIE XYZ to RGB for primaries `p`, `None` for degenerate primaries.
+///
+/// For stored primaries the single-precision sums are grouped as RADIANCE 6.0a's build groups
+/// them (and each row divided through one reciprocal), so that the matrix has the same bits.
 pub fn xyz_to_rgb(p: &Primaries) -> Option<ColourMatrix> {
     let [xr, yr, xg, yg, xb, yb, xw, yw] = p.values();
     if close(xw, 0.0) || close(yw, 0.0) {
         return None;
     }
-    let ([cr, cg, cb], _) = white_terms(p);
+    let f = |x: f64| x as f32;
+    if let Primaries::Given(v) = p {
+        let [xr, yr, xg, yg, xb, yb, xw, yw] = *v;
+        let iyw = 1.0 / f64::from(yw);
+        let c = [
+            ((xb - xg) * yw + yb * xg) + (xw * (yg - yb) - yg * xb),
+            (xw * (yb - yr) + yw * (xr - xb)) + (xb * yr - yb * xr),
+            (xw * (yr - yg) + yw * (xg - xr)) + (yg * xr - xg * yr),
+        ]
+        .map(|c| f64::from(c) * iyw);
+        if c.iter().any(|&c| close(c, 0.0)) {
+            return None;
+        }
+        let num = [
+            [
+                ((yg - yb) + yb * xg) - yg * xb,
+                (xg * (yb - 1.0) - yg * xb) + xb,
+                xg * yb - xb * yg,
+            ],
+            [
+                (yr * (xb - 1.0) - xr * yb) + yb,
+                (xb * (yr - 1.0) - xr * yb) + xr,
+                xb * yr - xr * yb,
+            ],
+            [
+                (yg * (xr - 1.0) - xg * yr) + yr,
+                (xr * (yg - 1.0) - yr * xg) + xg,
+                xr * yg - xg * yr,
+            ],
+        ];
+        return Some(std::array::from_fn(|i| {
+            let inv = 1.0 / c[i];
+            num[i].map(|n| f(f64::from(n) * inv))
+        }));
+    }
+    let ([cr, cg, cb], _) = standard_terms();
     if close(cr, 0.0) || close(cg, 0.0) || close(cb, 0.0) {
         return None;
     }
-    let q = rounding(p);
-    // (a - b - c·d + e·f) and (a·b - c·d), rounded as RADIANCE's expressions are.
-    let four =
-        |a: f64, b: f64, c: f64, d: f64, e: f64, g: f64| q(q(q(a - b) - q(c * d)) + q(e * g));
-    let two = |a: f64, b: f64, c: f64, d: f64| q(q(a * b) - q(c * d));
-    let f = |x: f64| x as f32;
     Some([
         [
-            f(four(yg, yb, xb, yg, yb, xg) / cr),
-            f(four(xb, xg, xb, yg, xg, yb) / cr),
-            f(two(xg, yb, xb, yg) / cr),
+            f((yg - yb - xb * yg + yb * xg) / cr),
+            f((xb - xg - xb * yg + xg * yb) / cr),
+            f((xg * yb - xb * yg) / cr),
         ],
         [
-            f(four(yb, yr, yb, xr, yr, xb) / cg),
-            f(four(xr, xb, xr, yb, xb, yr) / cg),
-            f(two(xb, yr, xr, yb) / cg),
+            f((yb - yr - yb * xr + yr * xb) / cg),
+            f((xr - xb - xr * yb + xb * yr) / cg),
+            f((xb * yr - xr * yb) / cg),
         ],
         [
-            f(four(yr, yg, yr, xg, yg, xr) / cb),
-            f(four(xg, xr, xg, yr, xr, yg) / cb),
-            f(two(xr, yg, xg, yr) / cb),
+            f((yr - yg - yr * xg + yg * xr) / cb),
+            f((xg - xr - xg * yr + xr * yg) / cb),
+            f((xr * yg - xg * yr) / cb),
         ],
     ])
 }
@@ -269,7 +299,7 @@ fn bright(c: [f32; 3]) -> f64 {
     static WEIGHTS: std::sync::OnceLock<[f64; 3]> = std::sync::OnceLock::new();
     let w = WEIGHTS.get_or_init(|| {
         let p = STD_PRIMS;
-        let ([cr, cg, cb], d) = white_terms(&Primaries::Standard);
+        let ([cr, cg, cb], d) = standard_terms();
         [p[1] * cr / d, p[3] * cg / d, p[5] * cb / d]
     });
     w[0] * f64::from(c[0]) + w[1] * f64::from(c[1]) + w[2] * f64::from(c[2])

@@ -3,7 +3,7 @@
 //! sample, point samples of the picture drawn with `drand48`, fixation points, and the
 //! histogram of them all (RADIANCE's `comphist`).
 
-use super::histogram::{Histogram, FTINY, HISTRES, LMAX, LMIN};
+use super::histogram::{extend_bottom, Histogram, FTINY, LMAX, LMIN};
 use super::{Lum, PcondError, Picture, Resolution, XDECR, YDECR, YMAJOR};
 use crate::filter::{pfilt, FilterOptions, Size};
 use crate::hdr::{float_to_rgbe, rgbe_to_float};
@@ -93,8 +93,9 @@ impl Sampling<'_> {
     /// The weight of foveal sample `(x, y)` in a centre-weighted histogram: a paraboloid
     /// falling to 0 at 90 samples (degrees) from the centre.
     fn centre_weight(&self, x: usize, y: usize) -> f64 {
-        let xr = (x as f64 - 0.5 * (self.grid.fvxr as f64 - 1.0)) / 90.0;
-        let yr = (y as f64 - 0.5 * (self.grid.fvyr as f64 - 1.0)) / 90.0;
+        // RADIANCE 6.0a's build multiplies by 1/90 rather than divide by 90.
+        let xr = (x as f64 - 0.5 * (self.grid.fvxr as f64 - 1.0)) * (1.0 / 90.0);
+        let yr = (y as f64 - 0.5 * (self.grid.fvyr as f64 - 1.0)) * (1.0 / 90.0);
         (1.0 - xr * xr - yr * yr).max(0.0)
     }
 
@@ -125,7 +126,7 @@ impl Sampling<'_> {
             lwmin = LMIN;
             bwmin = LMIN.ln();
         } else {
-            bwmin = bwmax - (bwmax - lwmin.ln()) * HISTRES as f64 / (HISTRES - 1) as f64;
+            bwmin = extend_bottom(lwmin.ln(), bwmax);
             lwmin = bwmin.exp();
         }
         let mut h = Histogram::empty(bwmin, bwmax);

@@ -108,7 +108,7 @@ impl Histogram {
         if !extended {
             bwmin = LMIN.ln();
         } else {
-            bwmin = bwmax - (bwmax - bwmin) * HISTRES as f64 / (HISTRES - 1) as f64;
+            bwmin = extend_bottom(bwmin, bwmax);
         }
         let mut h = Histogram::empty(bwmin, bwmax);
         let mut b = histart;
@@ -140,6 +140,13 @@ impl Histogram {
     }
 }
 
+/// The histogram's lower end moved down by one bin of the range `b..bwmax` split in
+/// `HISTRES - 1`, grouped as RADIANCE 6.0a's build computes it (its compiler turned the division
+/// by 99 into a multiplication by 100/99).
+pub fn extend_bottom(b: f64, bwmax: f64) -> f64 {
+    (b - bwmax) * (HISTRES as f64 / (HISTRES - 1) as f64) + bwmax
+}
+
 /// Human threshold contrast: the just-noticeable luminance difference at adaptation
 /// luminance `la` (Ferwerda et al., SIGGRAPH 1996), rods below about 0.04 cd/m², cones above.
 pub fn htcontrs(la: f64) -> f64 {
@@ -147,6 +154,25 @@ pub fn htcontrs(la: f64) -> f64 {
         return 1.38e-3;
     }
     let l = la.log10();
+    let dl = if l < -1.44 {
+        (0.405 * l + 1.6).powf(2.18) - 2.86
+    } else if l < -0.0184 {
+        l - 0.395
+    } else if l < 1.9 {
+        (0.249 * l + 0.65).powf(2.7) - 0.72
+    } else {
+        l - 1.255
+    };
+    (std::f64::consts::LN_10 * dl).exp()
+}
+
+/// [`htcontrs`] of `exp(b)`, as RADIANCE 6.0a's build evaluates it where it inlines the call
+/// (the histogram ceiling): log10(exp(b)) taken as b / ln 10.
+fn htcontrs_of_brightness(b: f64) -> f64 {
+    if b.exp() < 1.148e-4 {
+        return 1.38e-3;
+    }
+    let l = b * (1.0 / std::f64::consts::LN_10);
     let dl = if l < -1.44 {
         (0.405 * l + 1.6).powf(2.18) - 2.86
     } else if l < -0.0184 {
@@ -229,8 +255,9 @@ impl BrightnessMap {
     fn cf(&self, b: f64) -> f64 {
         let x = HISTRES as f64 * (b - self.bwmin) / (self.bwmax - self.bwmin);
         let i = x as usize;
-        let x = x - i as f64;
-        self.cumf[i] * (1.0 - x) + self.cumf[i + 1] * x
+        // The weights as RADIANCE 6.0a's build forms them.
+        let (w0, w1) = ((1.0 - x) + i as f64, x - i as f64);
+        self.cumf[i] * w0 + self.cumf[i + 1] * w1
     }
 
     /// Display brightness of world luminance `lw` (RADIANCE's `BLw`).
@@ -254,10 +281,11 @@ impl BrightnessMap {
     fn clamp(&self, lw: f64) -> f64 {
         let blw = self.display_brightness(lw);
         let ratio = if self.hsens {
-            htcontrs(blw.exp()) / htcontrs(lw)
+            htcontrs_of_brightness(blw) / htcontrs(lw)
         } else {
             blw.exp() / lw
         };
-        ratio / (blw.exp() * (self.bldmax - self.bldmin) * (1.0 / lw))
+        // ratio / (Lb'(blw) (Bldmax - Bldmin) Bl'(lw)), grouped as RADIANCE 6.0a's build does.
+        ratio / ((self.bldmax - self.bldmin) / lw * blw.exp())
     }
 }

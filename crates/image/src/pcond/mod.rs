@@ -347,7 +347,9 @@ pub fn condition(pic: &Picture, opts: &Options) -> Result<Conditioned, PcondErro
                         continue;
                     }
                     let b = m.display_brightness(lw);
-                    let mut mult = (b.exp() - ldmin) / (opts.ldmax - ldmin) / (lw * pic.exposure);
+                    // (Lb(b) - Ldmin) / (Ldmax - Ldmin) / (Lw · exposure), as one division
+                    // the way RADIANCE 6.0a's build computes it.
+                    let mut mult = (b.exp() - ldmin) / ((opts.ldmax - ldmin) * lw * pic.exposure);
                     if pic.encoding == Encoding::Rgb {
                         mult *= WHTEFFICACY;
                     }

@@ -69,17 +69,28 @@ pub fn grid_position(i: usize, n: usize, fv: usize) -> (usize, f64) {
     (k, d - k as f64)
 }
 
+/// Where position `i` of `n` falls on a grid of `fv` samples, as RADIANCE 6.0a's build
+/// computes it in `addveil`: the lower sample, and the weights of it and the next
+/// (extrapolated at the picture's edges). `t` is `(i + 0.5) / n · fv`, which that build forms
+/// as `(i + 0.5) · (fv / n)` along a scanline.
+fn veil_position(t: f64, fv: usize) -> (usize, f64, f64) {
+    let k = ((t - 0.5) as i64).min(fv as i64 - 2).max(0);
+    let kf = k as f64;
+    (k as usize, (1.5 - t) + kf, (t - 0.5) - kf)
+}
+
 /// Adds the veil to scanline `y` (length `grid.scanlen`).
 pub fn add_to_scan(scan: &mut [[f32; 3]], y: usize, veil: &[[f32; 3]], grid: &Grid) {
-    let (vy, dy) = grid_position(y, grid.numscans, grid.fvyr);
+    let ty = (y as f64 + 0.5) / grid.numscans as f64 * grid.fvyr as f64;
+    let (vy, wy0, wy1) = veil_position(ty, grid.fvyr);
+    let xstep = grid.fvxr as f64 / grid.scanlen as f64;
     let at = |x: usize, y: usize| &veil[y * grid.fvxr + x];
     for (x, px) in scan.iter_mut().enumerate() {
-        let (vx, dx) = grid_position(x, grid.scanlen, grid.fvxr);
+        let (vx, wx0, wx1) = veil_position((x as f64 + 0.5) * xstep, grid.fvxr);
         for (i, v) in px.iter_mut().enumerate() {
-            let lv = (1.0 - dy) * f64::from(at(vx, vy)[i]) + dy * f64::from(at(vx, vy + 1)[i]);
-            let uv =
-                (1.0 - dy) * f64::from(at(vx + 1, vy)[i]) + dy * f64::from(at(vx + 1, vy + 1)[i]);
-            *v = ((1.0 - VADAPT) * f64::from(*v) + (1.0 - dx) * lv + dx * uv) as f32;
+            let lv = f64::from(at(vx, vy)[i]) * wy0 + f64::from(at(vx, vy + 1)[i]) * wy1;
+            let uv = f64::from(at(vx + 1, vy)[i]) * wy0 + f64::from(at(vx + 1, vy + 1)[i]) * wy1;
+            *v = ((1.0 - VADAPT) * f64::from(*v) + wx0 * lv + wx1 * uv) as f32;
         }
     }
 }
