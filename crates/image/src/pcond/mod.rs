@@ -71,7 +71,7 @@ pub struct Options {
     pub colour: bool,
     /// `-w`: centre-weighted histogram.
     pub cweight: bool,
-    /// `-l`: linear mapping.
+    /// `-l`: linear mapping (`-e` sets it too).
     pub linear: bool,
     /// `-i`: share of the histogram given to fixation points (used when above 1e-6).
     pub fixfrac: f64,
@@ -79,7 +79,7 @@ pub struct Options {
     pub fixations: Vec<(i64, i64)>,
     /// `-I`: a precomputed histogram, (log10 luminance, count) pairs.
     pub histogram: Option<Vec<(f64, f64)>>,
-    /// `-e`: linear scale factor (0: chosen from the histogram).
+    /// `-e`: linear scale factor (0: chosen from the histogram, as with `-l` alone).
     pub scalef: f64,
     /// `-u`: display maximum luminance (cd/m²).
     pub ldmax: f64,
