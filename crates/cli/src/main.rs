@@ -26,6 +26,7 @@ mod oconv;
 mod output;
 mod pcomb;
 mod pcompos;
+mod pcond;
 mod pextrem;
 mod pfilt;
 mod psign;
@@ -93,6 +94,7 @@ const MULTICALL: &[&str] = &[
     "pextrem",
     "psign",
     "rsensor",
+    "pcond",
     "ra_rgbe",
     "pcomb",
     "vwright",
@@ -289,6 +291,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pextrem" => pextrem::run_radiance(args),
         "psign" => psign::run_radiance(args),
         "rsensor" => rsensor::run_radiance(args),
+        "pcond" => pcond::run_radiance(args),
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),
         "vwright" => vwright::run_radiance(args),

@@ -9,6 +9,8 @@
 //! - [`font`]: RADIANCE's polygonal `.fnt` fonts and their line layouts, for text patterns and
 //!   `psign`.
 //! - [`sign`]: pictures of text, as psign draws them.
+//! - [`pcond`]: conditioning a picture for a display as RADIANCE's pcond does it (histogram
+//!   adjustment tone mapping, veiling glare, acuity loss, mesopic colour, device primaries).
 //! - [`tiff`]: pictures to and from TIFF images, as ra_tiff converts them.
 //! - [`tregenza`]: the 145 Tregenza patches and the patch-level comparison of two luminance
 //!   images (Jones & Reinhart, seed 001, eq. 2-5).
@@ -28,6 +30,7 @@ pub mod dn_error;
 pub mod filter;
 pub mod font;
 pub mod hdr;
+pub mod pcond;
 pub mod sign;
 pub mod tiff;
 pub mod tregenza;
