@@ -21,6 +21,7 @@ mod input;
 mod install_links;
 mod live;
 mod mkillum;
+mod obj2mesh;
 mod obj2rad;
 mod oconv;
 mod output;
@@ -108,6 +109,7 @@ const MULTICALL: &[&str] = &[
     "ra_ppm",
     "xform",
     "obj2rad",
+    "obj2mesh",
     "ra_xyze",
     "rad",
     "mkillum",
@@ -305,6 +307,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_ppm" => ra_ppm::run_radiance(args),
         "xform" => xform::run_radiance(args),
         "obj2rad" => obj2rad::run_radiance(args),
+        "obj2mesh" => obj2mesh::run_radiance(args),
         "ra_xyze" => ra_xyze::run_radiance(args),
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),

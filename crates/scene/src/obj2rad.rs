@@ -168,7 +168,7 @@ struct Ndx {
 
 /// How a triangle's normals sit against its plane.
 #[derive(PartialEq)]
-enum Flatness {
+pub(crate) enum Flatness {
     Degenerate,
     Flat,
     Bent,
@@ -193,7 +193,7 @@ struct State {
 
 /// The statements of OBJ text: each one's words and the number of its last line (`\` at a
 /// line's end continues the statement); and the number of lines.
-fn statements(text: &str) -> (Vec<(Vec<String>, usize)>, usize) {
+pub(crate) fn statements(text: &str) -> (Vec<(Vec<String>, usize)>, usize) {
     let mut out = Vec::new();
     let mut lines = 0;
     let mut joined = String::new();
@@ -227,7 +227,7 @@ fn print_args(out: &mut String, words: &[String]) {
 
 /// `v` at unit length as RADIANCE's `normalize` makes it (a first-order reciprocal when its
 /// length is within 1e-6 of 1), and its length; zero stays zero.
-fn normalize(v: DVec3) -> (DVec3, f64) {
+pub(crate) fn normalize(v: DVec3) -> (DVec3, f64) {
     let d = v.dot(v);
     if d == 0.0 {
         return (v, 0.0);
@@ -478,7 +478,14 @@ impl State {
 }
 
 /// How the vertex normals of a triangle sit against its plane.
-fn flat_tri(v1: DVec3, v2: DVec3, v3: DVec3, n1: DVec3, n2: DVec3, n3: DVec3) -> Flatness {
+pub(crate) fn flat_tri(
+    v1: DVec3,
+    v2: DVec3,
+    v3: DVec3,
+    n1: DVec3,
+    n2: DVec3,
+    n3: DVec3,
+) -> Flatness {
     let (vn, len) = normalize((v2 - v1).cross(v3 - v2));
     if len == 0.0 {
         return Flatness::Degenerate;

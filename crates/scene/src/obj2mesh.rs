@@ -1,0 +1,492 @@
+//! RADIANCE's `obj2mesh`: a Wavefront `.obj` file compiled into a RADIANCE mesh (`.rtm`), as
+//! RADIANCE 6.0a does it. Faces of more than three vertices are cut into triangles in the plane
+//! of their dominant axis (ear clipping, colinear vertices dropped, clockwise faces reversed);
+//! a triangle's vertex normals are kept only where they bend away from its plane, and a
+//! triangle whose normals all point behind it is turned over; (u,v) are kept when all three
+//! vertices have them. Materials come from RADIANCE scene files (`-a`, `-l`): each face takes
+//! its `usemtl` name, else its group's, and the mesh keeps the materials up to the last one its
+//! triangles use. The file itself is written by `crate::rtm_write`.
+
+use crate::error::SceneError;
+use crate::obj2rad::{flat_tri, normalize, statements, Flatness};
+use crate::parse::{read_items, Item};
+use crate::rtm_write::{write_rtm, MeshMaterial, MeshTri, TreeLimits};
+use crate::types::PrimType;
+use daylit_cal::printf::command_line;
+use daylit_cal::scan::{atof, atoi, is_float};
+use glam::DVec3;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+const FTINY: f64 = 1e-6;
+
+/// The materials read so far, in order, with RADIANCE's modifier table (the latest definition
+/// of a name wins).
+#[derive(Clone, Debug, Default)]
+pub struct Materials {
+    pub list: Vec<MeshMaterial>,
+    names: HashMap<String, usize>,
+}
+
+impl Materials {
+    /// Adds the primitives of scene text `src` (named `source` in messages), resolving each
+    /// modifier to an earlier one as RADIANCE's reader does. Commands (`!`) are refused.
+    pub fn read(&mut self, src: &[u8], source: &str) -> Result<(), SceneError> {
+        read_items(src, Arc::from(source), &mut |item| match item {
+            Item::Command(w) => Err(SceneError::at(
+                &w.loc,
+                format!(
+                    "command \"!{}\" in a material file: obj2mesh runs no commands",
+                    w.text
+                ),
+            )),
+            Item::Prim(p) => {
+                let loc = p.loc.clone();
+                self.add(p).map_err(|m| SceneError::at(&loc, m))
+            }
+        })
+    }
+
+    fn add(&mut self, p: crate::parse::RawPrim) -> Result<(), String> {
+        let lookup = |name: &str| self.names.get(name).copied();
+        let alias_mod = p.modifier == "inherit";
+        let mut modifier = match p.modifier.as_str() {
+            "void" => None,
+            "inherit" => None,
+            m => Some(lookup(m).ok_or_else(|| format!("undefined modifier \"{m}\""))?),
+        };
+        if alias_mod && p.ptype != PrimType::Alias {
+            return Err("inappropriate use of 'inherit' modifier".into());
+        }
+        let mut sargs = p.sargs;
+        if p.ptype == PrimType::Alias {
+            let refname = sargs.first().cloned().unwrap_or_default();
+            let mut r = lookup(&refname).ok_or_else(|| format!("bad reference \"{refname}\""))?;
+            // Pass-through aliases point at what they alias.
+            loop {
+                let m = &self.list[r];
+                match (m.ptype, m.modifier) {
+                    (PrimType::Alias, Some(k)) if m.sargs.is_empty() => r = k,
+                    _ => break,
+                }
+            }
+            if alias_mod || modifier == self.list[r].modifier {
+                modifier = Some(r);
+                sargs.clear();
+            } else {
+                sargs = vec![refname];
+            }
+        }
+        if p.ptype.is_modifier() {
+            if p.name == "void" || p.name == "inherit" {
+                return Err(format!("illegal modifier name \"{}\"", p.name));
+            }
+            self.names.insert(p.name.clone(), self.list.len());
+        } else {
+            return Err(format!(
+                "{} \"{}\" is not a material: obj2mesh reads only materials",
+                p.ptype.name(),
+                p.name
+            ));
+        }
+        self.list.push(MeshMaterial {
+            ptype: p.ptype,
+            modifier,
+            name: p.name,
+            sargs,
+            fargs: p.fargs,
+        });
+        Ok(())
+    }
+}
+
+/// obj2mesh's settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub limits: TreeLimits,
+}
+
+/// A compiled mesh file and the warnings RADIANCE would print.
+#[derive(Clone, Debug, Default)]
+pub struct Compiled {
+    pub bytes: Vec<u8>,
+    pub warnings: Vec<String>,
+}
+
+/// A vertex reference: position, (u,v) and normal indices.
+type Ndx = (usize, Option<usize>, Option<usize>);
+
+struct Reader<'a> {
+    v: Vec<DVec3>,
+    vn: Vec<DVec3>,
+    vt: Vec<[f64; 2]>,
+    material: String,
+    group: String,
+    mats: &'a Materials,
+    file: &'a str,
+    tris: Vec<MeshTri>,
+    warnings: Vec<String>,
+}
+
+/// RADIANCE's index rule: from 1, or negative from the end; 0 or past the end fails for
+/// positions, and 0 means "none" for (u,v) and normals.
+fn resolve(i: i64, n: usize) -> Result<Option<usize>, ()> {
+    if i > 0 {
+        if i as usize > n {
+            return Err(());
+        }
+        Ok(Some(i as usize - 1))
+    } else if i < 0 {
+        let k = n as i64 + i;
+        if k < 0 {
+            return Err(());
+        }
+        Ok(Some(k as usize))
+    } else {
+        Ok(None)
+    }
+}
+
+impl Reader<'_> {
+    fn index(&self, w: &str) -> Option<Ndx> {
+        let mut parts = w.splitn(3, '/');
+        let v = resolve(atoi(parts.next().unwrap_or("")), self.v.len())
+            .ok()
+            .flatten()?;
+        let t = resolve(atoi(parts.next().unwrap_or("")), self.vt.len()).ok()?;
+        let n = resolve(atoi(parts.next().unwrap_or("")), self.vn.len()).ok()?;
+        Some((v, t, n))
+    }
+
+    fn material(&self) -> Result<Option<usize>, String> {
+        if self.mats.list.is_empty() || self.material == "void" {
+            return Ok(None);
+        }
+        let name = if !self.material.is_empty() {
+            &self.material
+        } else if !self.group.is_empty() {
+            &self.group
+        } else {
+            return Ok(None);
+        };
+        self.mats
+            .names
+            .get(name)
+            .copied()
+            .map(Some)
+            .ok_or_else(|| format!("{}: undefined modifier \"{name}\"", self.file))
+    }
+
+    /// A triangle; `Ok(false)` for a bad vertex reference.
+    fn triangle(&mut self, w: [&str; 3]) -> Result<bool, String> {
+        let (Some(a), Some(b), Some(c)) = (self.index(w[0]), self.index(w[1]), self.index(w[2]))
+        else {
+            self.warnings.push("bad vertex reference".into());
+            return Ok(false);
+        };
+        let material = self.material()?;
+        let mut v = [self.v[a.0], self.v[b.0], self.v[c.0]];
+        let mut uv = match (a.1, b.1, c.1) {
+            (Some(i), Some(j), Some(k)) => Some([self.vt[i], self.vt[j], self.vt[k]]),
+            _ => None,
+        };
+        let mut n = None;
+        if let (Some(i), Some(j), Some(k)) = (a.2, b.2, c.2) {
+            let mut ns = [self.vn[i], self.vn[j], self.vn[k]];
+            let turn = match flat_tri(v[0], v[1], v[2], ns[0], ns[1], ns[2]) {
+                Flatness::Degenerate => {
+                    self.warnings.push("degenerate triangle".into());
+                    return Ok(true);
+                }
+                Flatness::Flat => false,
+                Flatness::Bent => {
+                    n = Some(ns);
+                    false
+                }
+                Flatness::ReversedBent => {
+                    ns.swap(0, 2);
+                    n = Some(ns);
+                    true
+                }
+                Flatness::ReversedFlat => true,
+            };
+            if turn {
+                v.swap(0, 2);
+                if let Some(u) = &mut uv {
+                    u.swap(0, 2);
+                }
+            }
+        }
+        let tri = MeshTri {
+            v: v.map(|p| p.to_array()),
+            n: n.map(|ns| ns.map(|p| p.to_array())),
+            uv,
+            material,
+        };
+        if !crate::rtm_write::has_area(&tri.v) {
+            self.warnings.push(format!(
+                "zero area for polygon \"t{}\"",
+                self.mats.list.len() + self.tris.len()
+            ));
+            return Ok(true);
+        }
+        self.tris.push(tri);
+        Ok(true)
+    }
+
+    /// The axis after which a face's projection plane starts, from the normal of three of its
+    /// vertices (`None`: degenerate or a bad reference).
+    fn dominant_axis(&self, w: [&str; 3]) -> Option<usize> {
+        let (a, b, c) = (self.index(w[0])?, self.index(w[1])?, self.index(w[2])?);
+        let e1 = self.v[b.0] - self.v[a.0];
+        let e2 = self.v[c.0] - self.v[b.0];
+        let n = e1.cross(e2).to_array();
+        let mut imax = 2;
+        for i in (0..2).rev() {
+            if n[i] * n[i] > n[imax] * n[imax] {
+                imax = i;
+            }
+        }
+        (n[imax] * n[imax] > FTINY * FTINY * FTINY * FTINY).then_some(imax)
+    }
+
+    /// A face of four or more vertices, cut into triangles; `Ok(false)` for a bad reference.
+    fn face(&mut self, w: &[String]) -> Result<bool, String> {
+        let ac = w.len();
+        let ax = (0..=ac - 3)
+            .rev()
+            .find_map(|i| self.dominant_axis([&w[i], &w[i + 1], &w[i + 2]]));
+        let Some(ax) = ax else {
+            return Ok(true); // a degenerate face is skipped
+        };
+        let ax = (ax + 1) % 3;
+        let ay = (ax + 1) % 3;
+        let mut pts = Vec::with_capacity(ac);
+        for s in w {
+            let Some(i) = self.index(s) else {
+                self.warnings.push("bad vertex reference".into());
+                return Ok(false);
+            };
+            let p = self.v[i.0].to_array();
+            pts.push([p[ax], p[ay]]);
+        }
+        let rev = poly_area(&pts) < 0.0;
+        let mut out = Vec::new();
+        let ok = triangulate(&pts, &mut out);
+        for [a, b, c] in out {
+            let t = if rev {
+                [&*w[c], &*w[b], &*w[a]]
+            } else {
+                [&*w[a], &*w[b], &*w[c]]
+            };
+            self.triangle(t)?;
+        }
+        if !ok {
+            self.warnings
+                .push(format!("self-intersecting face with {ac} vertices"));
+        }
+        Ok(true)
+    }
+}
+
+/// Signed area of a 2-D polygon (positive counter-clockwise).
+fn poly_area(p: &[[f64; 2]]) -> f64 {
+    let mut a = 0.0;
+    let mut prev = p.len() - 1;
+    for q in 0..p.len() {
+        a += p[prev][0] * p[q][1] - p[q][0] * p[prev][1];
+        prev = q;
+    }
+    a * 0.5
+}
+
+fn inside_triangle(a: [f64; 2], b: [f64; 2], c: [f64; 2], p: [f64; 2]) -> bool {
+    let (ax, ay) = (c[0] - b[0], c[1] - b[1]);
+    let (bx, by) = (a[0] - c[0], a[1] - c[1]);
+    let (cx, cy) = (b[0] - a[0], b[1] - a[1]);
+    let (apx, apy) = (p[0] - a[0], p[1] - a[1]);
+    let (bpx, bpy) = (p[0] - b[0], p[1] - b[1]);
+    let (cpx, cpy) = (p[0] - c[0], p[1] - c[1]);
+    let a_bp = ax * bpy - ay * bpx;
+    let c_ap = cx * apy - cy * apx;
+    let b_cp = bx * cpy - by * cpx;
+    a_bp >= 0.0 && b_cp >= 0.0 && c_ap >= 0.0
+}
+
+/// Can the ear `u v w` (positions in `order`) be cut? `Some(true)`: yes; `Some(false)`: it
+/// holds another vertex or turns the wrong way; `None`: its vertices are colinear.
+fn snip(p: &[[f64; 2]], u: usize, v: usize, w: usize, order: &[usize]) -> Option<bool> {
+    const EPS: f64 = 1e-10;
+    let (a, b, c) = (p[order[u]], p[order[v]], p[order[w]]);
+    let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    if cross < EPS {
+        return if cross > -EPS { None } else { Some(false) };
+    }
+    for (k, &o) in order.iter().enumerate() {
+        if k == u || k == v || k == w {
+            continue;
+        }
+        let q = p[o];
+        if q == a || q == b || q == c {
+            continue; // a seam's repeated vertex
+        }
+        if inside_triangle(a, b, c, q) {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Ear-clipping triangulation as RADIANCE's `polyTriangulate`: triangles (indices into `p`)
+/// go to `out`; false when the polygon is not simple (the triangles found so far stay).
+fn triangulate(p: &[[f64; 2]], out: &mut Vec<[usize; 3]>) -> bool {
+    let n = p.len();
+    if n < 3 {
+        return false;
+    }
+    let mut order: Vec<usize> = if poly_area(p) > 0.0 {
+        (0..n).collect()
+    } else {
+        (0..n).rev().collect()
+    };
+    let mut nv = n;
+    let mut count = 2 * nv;
+    let mut v = nv - 1;
+    while nv > 2 {
+        if count == 0 {
+            return false;
+        }
+        count -= 1;
+        let u = if v < nv { v } else { 0 };
+        v = if u + 1 < nv { u + 1 } else { 0 };
+        let w = if v + 1 < nv { v + 1 } else { 0 };
+        let r = snip(p, u, v, w, &order[..nv]);
+        if r == Some(true) {
+            out.push([order[u], order[v], order[w]]);
+        }
+        if r != Some(false) {
+            order.remove(v);
+            nv -= 1;
+            count = 2 * nv;
+        }
+    }
+    true
+}
+
+/// Compiles OBJ `text` (named `file` in messages) into a mesh file: the information header
+/// (`command` as the program was invoked, up to the input file) and the mesh.
+pub fn obj2mesh(
+    text: &str,
+    file: &str,
+    command: &[String],
+    mats: &Materials,
+    o: &Options,
+) -> Result<Compiled, String> {
+    let mut r = Reader {
+        v: Vec::new(),
+        vn: Vec::new(),
+        vt: Vec::new(),
+        material: String::new(),
+        group: String::new(),
+        mats,
+        file,
+        tris: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let (stmts, _) = statements(text);
+    let (mut nstats, mut unknown) = (0usize, 0usize);
+    for (words, line) in stmts {
+        let err = |what: &str| format!("{file}: Wavefront syntax error near line {line}: {what}");
+        let floats =
+            |n: usize| words.len() > n && words[1..=n].iter().all(|w| is_float(w.as_bytes()));
+        let p = |i: usize| atof(&words[i]);
+        match words[0].as_str() {
+            "v" => {
+                if !floats(3) {
+                    return Err(err("bad vertex"));
+                }
+                r.v.push(DVec3::new(p(1), p(2), p(3)));
+            }
+            "vn" => {
+                if !floats(3) {
+                    return Err(err("bad normal"));
+                }
+                let (n, len) = normalize(DVec3::new(p(1), p(2), p(3)));
+                if len == 0.0 {
+                    return Err(err("zero normal"));
+                }
+                r.vn.push(n);
+            }
+            "vt" if floats(2) => r.vt.push([p(1), p(2)]),
+            "f" => {
+                let face = &words[1..];
+                let ok = match face.len() {
+                    0..=2 => return Err(err("too few vertices")),
+                    3 => r.triangle([&face[0], &face[1], &face[2]])?,
+                    _ => r.face(face)?,
+                };
+                if !ok {
+                    return Err(err(if face.len() == 3 {
+                        "bad triangle"
+                    } else {
+                        "bad face"
+                    }));
+                }
+            }
+            "usemap" => {}
+            "usemtl" => r.material = words.get(1).cloned().unwrap_or_default(),
+            "o" => {}
+            "g" => r.group = words.get(1).cloned().unwrap_or_default(),
+            k if k.starts_with('#') => {}
+            _ => unknown += 1,
+        }
+        nstats += 1;
+    }
+    if unknown > 0 {
+        r.warnings
+            .push(format!("{unknown} of {nstats} statements unrecognized"));
+    }
+    let (body, stats) = write_rtm(&r.tris, &mats.list, o.limits)?;
+    if stats.empty {
+        r.warnings.push("mesh is empty".into());
+    }
+    let mut bytes = Vec::with_capacity(body.len() + 128);
+    bytes.extend_from_slice(b"#?RADIANCE\n");
+    bytes.extend_from_slice(command_line(&command[0], &command[1..]).as_bytes());
+    bytes.extend_from_slice(b"\nFORMAT=Radiance_tmesh\n\n");
+    bytes.extend_from_slice(&body);
+    Ok(Compiled {
+        bytes,
+        warnings: r.warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_and_concave_faces_triangulate() {
+        let sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        let mut out = Vec::new();
+        assert!(triangulate(&sq, &mut out));
+        assert_eq!(out.len(), 2);
+        // An L shape: six vertices, four triangles, none covering the notch.
+        let l = [
+            [0.0, 0.0],
+            [2.0, 0.0],
+            [2.0, 1.0],
+            [1.0, 1.0],
+            [1.0, 2.0],
+            [0.0, 2.0],
+        ];
+        out.clear();
+        assert!(triangulate(&l, &mut out));
+        assert_eq!(out.len(), 4);
+        let area: f64 = out
+            .iter()
+            .map(|t| poly_area(&[l[t[0]], l[t[1]], l[t[2]]]))
+            .sum();
+        assert!((area - 3.0).abs() < 1e-12);
+    }
+}
