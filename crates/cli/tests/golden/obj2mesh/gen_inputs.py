@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Writes the OBJ and material files of tests/golden/obj2mesh/inputs (see make.sh)."""
+import math
+import os
+
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inputs")
+os.makedirs(here, exist_ok=True)
+
+
+def write(name, text):
+    with open(os.path.join(here, name), "w") as f:
+        f.write(text)
+
+
+write("mats.rad", """# materials for the obj2mesh cases
+void plastic red
+0
+0
+5 .8 .1 .1 0 0
+
+void plastic green
+0
+0
+5 .1 .7 .1 0 0
+
+void plastic blue
+0
+0
+5 .1 .1 .8 .02 .05
+
+void metal unused
+0
+0
+5 .5 .5 .5 .9 0
+""")
+write("more.rad", "void plastic red\n0\n0\n5 .2 .2 .2 0 0\nvoid alias shiny red\n"
+      "void trans sheer\n0\n0\n7 .6 .6 .6 0 0 .4 .1\n")
+
+# A unit cube: quads with one normal per face (flat: the normals are dropped), materials
+# by group name.
+cube = ["# cube with face normals", "mtllib none.mtl", "o cube"]
+P = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+for p in P:
+    cube.append("v %g %g %g" % p)
+faces = [((0, 1, 3, 2), (-1, 0, 0)), ((4, 6, 7, 5), (1, 0, 0)), ((0, 4, 5, 1), (0, -1, 0)),
+         ((2, 3, 7, 6), (0, 1, 0)), ((0, 2, 6, 4), (0, 0, -1)), ((1, 5, 7, 3), (0, 0, 1))]
+for k, (f, n) in enumerate(faces):
+    cube.append("vn %g %g %g" % n)
+for k, (f, n) in enumerate(faces):
+    cube.append("g %s" % ("red", "green", "blue")[k % 3])
+    cube.append("f " + " ".join("%d//%d" % (i + 1, k + 1) for i in f))
+write("cube.obj", "\n".join(cube) + "\n")
+
+# A textured quad and a concave pentagon, negative indices, (u,v) on every vertex.
+write("quad.obj", """v 0 0 0
+v 2 0 0
+v 2 1 0
+v 0 1 0
+vt 0 0
+vt 1 0
+vt 1 .5
+vt 0 .5
+usemtl blue
+f -4/-4 -3/-3 -2/-2 -1/-1
+v 0 0 1
+v 2 0 1
+v 1 .4 1
+v 2 1 1
+v 0 1 1
+vt .25 .25
+usemtl green
+f 5/1 6/2 7/5 8/3 9/4
+s off
+""")
+
+# A smooth sphere-ish mesh: bent normals, two groups and two materials, quads and triangle
+# fans, more than 256 vertices (several patches and joiners).
+nu, nv = 24, 12
+sph = ["# smooth sphere", "g top", "usemtl red"]
+for j in range(1, nv):
+    th = math.pi * j / nv
+    for i in range(nu):
+        ph = 2 * math.pi * i / nu
+        x, y, z = math.sin(th) * math.cos(ph), math.sin(th) * math.sin(ph), math.cos(th)
+        sph.append("v %.6f %.6f %.6f" % (x, y, 0.8 * z))
+        sph.append("vn %.6f %.6f %.6f" % (x, y, z / 0.8))
+        sph.append("vt %.6f %.6f" % (i / nu, j / nv))
+sph += ["v 0 0 0.8", "vn 0 0 1", "vt .5 0", "v 0 0 -0.8", "vn 0 0 -1", "vt .5 1"]
+top, bot = (nv - 1) * nu + 1, (nv - 1) * nu + 2
+
+
+def vid(i, j):
+    return (j - 1) * nu + (i % nu) + 1
+
+
+for i in range(nu):
+    a, b = vid(i, 1), vid(i + 1, 1)
+    sph.append("f %d/%d/%d %d/%d/%d %d/%d/%d" % (top, top, top, a, a, a, b, b, b))
+for j in range(1, nv - 1):
+    if j == nv // 2:
+        sph += ["g bottom", "usemtl blue"]
+    for i in range(nu):
+        q = [vid(i, j), vid(i, j + 1), vid(i + 1, j + 1), vid(i + 1, j)]
+        sph.append("f " + " ".join("%d/%d/%d" % (k, k, k) for k in q))
+sph += ["g green", "usemtl"]
+for i in range(nu):
+    a, b = vid(i, nv - 1), vid(i + 1, nv - 1)
+    sph.append("f %d/%d/%d %d/%d/%d %d/%d/%d" % (bot, bot, bot, b, b, b, a, a, a))
+write("sphere.obj", "\n".join(sph) + "\n")
+
+# Reversed normals (the triangle is turned over), a degenerate triangle, a degenerate face,
+# a continued line, statements obj2mesh does not know.
+write("odd.obj", """v 0 0 0
+v 1 0 0
+v 0 1 0
+v 2 2 0
+v 3 3 0
+vn 0 0 -1
+vn 0 .1 -1
+vn .1 0 -1
+l 1 2
+f 1//1 2//2 \\
+  3//3
+f 1 4 5
+f 1 4 5 5
+vp 1 2
+f 2 3 1
+""")
+
+write("bad_vertex.obj", "v 0 0 0\nv 1 0 0\nv 0 1 x\nf 1 2 3\n")
+write("bad_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n\nf 1 2 4\n")
+write("few.obj", "v 0 0 0\nv 1 0 0\nf 1 2\n")
+write("zero_normal.obj", "v 0 0 0\nvn 0 0 0\n")
+write("bad_face.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 9\n")
+write("nomat.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl nosuch\nf 1 2 3\n")
+write("empty.obj", "# nothing\nv 0 0 0\n")
