@@ -903,4 +903,55 @@ mod tests {
         assert_eq!(frexp(-3.0), (-0.75, 2));
         assert_eq!(frexp(1e-310).1, -1029);
     }
+
+    #[test]
+    fn written_meshes_read_back() {
+        let mat = MeshMaterial {
+            ptype: PrimType::Plastic,
+            modifier: None,
+            name: "red".into(),
+            sargs: vec![],
+            fargs: vec![0.8, 0.1, 0.1, 0.0, 0.0],
+        };
+        let n = [[0.0, 0.0, 1.0], [0.0, 0.6, 0.8], [0.6, 0.0, 0.8]];
+        let tris = [
+            MeshTri {
+                v: [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+                n: Some(n),
+                uv: Some([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]),
+                material: Some(0),
+            },
+            MeshTri {
+                v: [[1.0, 0.0, 0.0], [1.0, 1.0, 0.5], [0.0, 1.0, 0.0]],
+                n: None,
+                uv: None,
+                material: None,
+            },
+        ];
+        let (body, stats) = write_rtm(&tris, &[mat], TreeLimits::default()).unwrap();
+        assert_eq!((stats.patches, stats.materials, stats.empty), (1, 1, false));
+        let mut bytes = b"#?RADIANCE\nFORMAT=Radiance_tmesh\n\n".to_vec();
+        bytes.extend_from_slice(&body);
+        let m = crate::rtm::read_rtm(&bytes, std::path::Path::new("t.rtm")).unwrap();
+        assert_eq!(m.triangles.len(), 2);
+        // The leaves are walked from their last triangle: the second is stored first.
+        assert_eq!(m.tri_material, [None, Some(0)]);
+        assert_eq!(m.materials[0].name, "red");
+        for (t, tri) in m.triangles.iter().zip(tris.iter().rev()) {
+            for (k, &vi) in t.iter().enumerate() {
+                let got = m.vertices[vi as usize];
+                for j in 0..3 {
+                    assert!((got[j] - tri.v[k][j]).abs() < 1e-9, "{got:?}");
+                }
+                match (m.normals[vi as usize], tri.n) {
+                    (Some(g), Some(w)) => assert!(dot(g, w[k]) > 0.99999),
+                    (None, None) => {}
+                    other => panic!("normal {other:?}"),
+                }
+                if let (Some(g), Some(w)) = (m.uvs[vi as usize], tri.uv) {
+                    assert!((g[0] - w[k][0]).abs() < 1e-6 && (g[1] - w[k][1]).abs() < 1e-6);
+                }
+            }
+        }
+    }
 }
