@@ -162,7 +162,7 @@ fn normalize(v: &mut [f64; 3]) -> f64 {
     if d == 0.0 {
         return 0.0;
     }
-    let (len, f) = if d <= 1.0 + FTINY && d >= 1.0 - FTINY {
+    let (len, f) = if (1.0 - FTINY..=1.0 + FTINY).contains(&d) {
         let len = 0.5 + 0.5 * d;
         (len, 2.0 - len)
     } else {
@@ -739,10 +739,12 @@ pub fn write_rtm(
     if uvlim[0][0] > uvlim[1][0] {
         uvlim = [[0.0; 2]; 2];
     } else {
-        for i in 0..2 {
-            let marg = (2.0 / 65536.0) * (uvlim[1][i] - uvlim[0][i]) + FTINY;
-            uvlim[0][i] -= marg;
-            uvlim[1][i] += marg;
+        let [ulo, uhi] = &mut uvlim;
+        for (l, h) in ulo.iter_mut().zip(uhi.iter_mut()) {
+            // Past the ends by two 16-bit steps.
+            let marg = (2.0 / 65536.0) * (*h - *l) + FTINY;
+            *l -= marg;
+            *h += marg;
         }
     }
     let faces: Vec<Face> = tris
@@ -796,9 +798,9 @@ pub fn write_rtm(
         put_str(&mut out, &format_g_digits(o, 12));
     }
     put_str(&mut out, &format_g_digits(size, 12));
-    for i in 0..2 {
-        put_real(&mut out, uvlim[0][i]);
-        put_real(&mut out, uvlim[1][i]);
+    for (&l, &h) in uvlim[0].iter().zip(&uvlim[1]) {
+        put_real(&mut out, l);
+        put_real(&mut out, h);
     }
     put_tree(&mut out, &tree);
     // The materials, as a binary scene section.
