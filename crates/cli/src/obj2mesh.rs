@@ -1,5 +1,5 @@
 //! `obj2mesh`: a Wavefront `.obj` file compiled into a RADIANCE mesh (`.rtm`) with RADIANCE's
-//! arguments (`-a matfile`, `-l matlib` from the RAYPATH, `-n objlim`, `-r maxres`, `-w`;
+//! arguments (`-a matfile`, `-l matlib` from the RAYPATH, `-n objlim`, `-r maxres`, `-w`, `-v`;
 //! input and output files or the standard streams). `daylit_scene::obj2mesh` does the work;
 //! an output file is written whole or not at all.
 
@@ -8,13 +8,14 @@ use daylit_scene::obj2mesh::{obj2mesh, Materials, Options};
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: obj2mesh [-a matfile][-l matlib][-n objlim][-r maxres][-w] [input.obj [output.rtm]]";
+    "usage: obj2mesh [-a matfile][-l matlib][-n objlim][-r maxres][-w][-v] [input.obj [output.rtm]]";
 
 /// Runs obj2mesh with RADIANCE's arguments.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut o = Options::default();
     let mut mats = Materials::default();
     let mut warn = true;
+    let mut verbose = false;
     let mut i = 0;
     let value = |i: usize, what: &str| -> anyhow::Result<&String> {
         args.get(i + 1)
@@ -60,7 +61,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 i += 1;
             }
             Some(b'w') => warn = false,
-            Some(b'v') => bail!("-v (mesh statistics) is not implemented in daylit's obj2mesh"),
+            Some(b'v') => verbose = true,
             _ => bail!("unknown option: '{a}'\n{USAGE}"),
         }
         i += 1;
@@ -88,12 +89,21 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let command: Vec<String> = std::iter::once(argv0)
         .chain(args[..upto].iter().cloned())
         .collect();
-    let mesh = obj2mesh(&text, &file, &command, &mats, &o).map_err(anyhow::Error::msg)?;
-    if warn {
-        for w in &mesh.warnings {
-            eprintln!("obj2mesh: warning - {w}");
+    let warnings = |ws: &[String]| {
+        if warn {
+            for w in ws {
+                eprintln!("obj2mesh: warning - {w}");
+            }
         }
-    }
+    };
+    let mesh = match obj2mesh(&text, &file, &command, &mats, &o) {
+        Ok(m) => m,
+        Err(f) => {
+            warnings(&f.warnings);
+            bail!(f.message);
+        }
+    };
+    warnings(&mesh.warnings);
     match args.get(i + 1) {
         Some(out) => {
             if let Err(e) = crate::output::write_atomic(std::path::Path::new(out), &mesh.bytes) {
@@ -101,6 +111,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             }
         }
         None => crate::output::print_bytes([mesh.bytes.as_slice()])?,
+    }
+    if verbose {
+        eprint!("{}", mesh.stats.report());
     }
     Ok(ExitCode::SUCCESS)
 }

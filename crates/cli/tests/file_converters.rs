@@ -471,6 +471,14 @@ fn obj2mesh_matches_radiance() {
                     c.line
                 );
             }
+            // The warning RADIANCE prints before giving up.
+            if c.line.contains("bad_index") || c.line.contains("bad_face") {
+                assert!(
+                    err.contains("warning - bad vertex reference"),
+                    "obj2mesh {}: {err}",
+                    c.line
+                );
+            }
             continue;
         }
         assert!(
@@ -555,4 +563,26 @@ fn obj2mesh_meshes_trace_as_radiance_s() {
             );
         }
     }
+}
+
+/// `obj2mesh -v` prints RADIANCE's mesh statistics (materials, patches and their memory,
+/// vertices with normals and (u,v), local and joiner triangles, octree leaves) as RADIANCE's
+/// does (tests/golden/obj2mesh/out/stats_sphere.txt).
+#[test]
+fn obj2mesh_statistics_match_radiance() {
+    let here = golden("obj2mesh");
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("obj2mesh");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let out = Command::new(&link)
+        .args(["-v", "-n", "4", "-a", "mats.rad", "sphere.obj"])
+        .arg(dir.path().join("v.rtm"))
+        .current_dir(here.join("inputs"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(here.join("out/stats_sphere.txt")).unwrap()
+    );
 }

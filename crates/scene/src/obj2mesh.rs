@@ -10,7 +10,7 @@
 use crate::error::SceneError;
 use crate::obj2rad::{flat_tri, normalize, statements, Flatness};
 use crate::parse::{read_items, Item};
-use crate::rtm_write::{write_rtm, MeshMaterial, MeshTri, TreeLimits};
+use crate::rtm_write::{write_rtm, MeshMaterial, MeshTri, RtmStats, TreeLimits};
 use crate::types::PrimType;
 use daylit_cal::printf::command_line;
 use daylit_cal::scan::{atof, atoi, is_float};
@@ -111,6 +111,8 @@ pub struct Options {
 pub struct Compiled {
     pub bytes: Vec<u8>,
     pub warnings: Vec<String>,
+    /// Counts for RADIANCE's `-v` report (`RtmStats::report`).
+    pub stats: RtmStats,
 }
 
 /// A vertex reference: position, (u,v) and normal indices.
@@ -373,6 +375,21 @@ fn triangulate(p: &[[f64; 2]], out: &mut Vec<[usize; 3]>) -> bool {
     true
 }
 
+/// A failed compilation: what went wrong, and the warnings printed before it.
+#[derive(Clone, Debug)]
+pub struct Failed {
+    pub message: String,
+    pub warnings: Vec<String>,
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failed {}
+
 /// Compiles OBJ `text` (named `file` in messages) into a mesh file: the information header
 /// (`command` as the program was invoked, up to the input file) and the mesh.
 pub fn obj2mesh(
@@ -381,7 +398,7 @@ pub fn obj2mesh(
     command: &[String],
     mats: &Materials,
     o: &Options,
-) -> Result<Compiled, String> {
+) -> Result<Compiled, Failed> {
     let mut r = Reader {
         v: Vec::new(),
         vn: Vec::new(),
@@ -393,6 +410,34 @@ pub fn obj2mesh(
         tris: Vec::new(),
         warnings: Vec::new(),
     };
+    let written = read_obj(&mut r, text).and_then(|()| write_rtm(&r.tris, &mats.list, o.limits));
+    let (body, stats) = match written {
+        Ok(w) => w,
+        Err(message) => {
+            return Err(Failed {
+                message,
+                warnings: r.warnings,
+            })
+        }
+    };
+    if stats.empty {
+        r.warnings.push("mesh is empty".into());
+    }
+    let mut bytes = Vec::with_capacity(body.len() + 128);
+    bytes.extend_from_slice(b"#?RADIANCE\n");
+    bytes.extend_from_slice(command_line(&command[0], &command[1..]).as_bytes());
+    bytes.extend_from_slice(b"\nFORMAT=Radiance_tmesh\n\n");
+    bytes.extend_from_slice(&body);
+    Ok(Compiled {
+        bytes,
+        warnings: r.warnings,
+        stats,
+    })
+}
+
+/// Reads the statements of `text` into `r`'s triangles.
+fn read_obj(r: &mut Reader, text: &str) -> Result<(), String> {
+    let file = r.file;
     let (stmts, _) = statements(text);
     let (mut nstats, mut unknown) = (0usize, 0usize);
     for (words, line) in stmts {
@@ -446,19 +491,7 @@ pub fn obj2mesh(
         r.warnings
             .push(format!("{unknown} of {nstats} statements unrecognized"));
     }
-    let (body, stats) = write_rtm(&r.tris, &mats.list, o.limits)?;
-    if stats.empty {
-        r.warnings.push("mesh is empty".into());
-    }
-    let mut bytes = Vec::with_capacity(body.len() + 128);
-    bytes.extend_from_slice(b"#?RADIANCE\n");
-    bytes.extend_from_slice(command_line(&command[0], &command[1..]).as_bytes());
-    bytes.extend_from_slice(b"\nFORMAT=Radiance_tmesh\n\n");
-    bytes.extend_from_slice(&body);
-    Ok(Compiled {
-        bytes,
-        warnings: r.warnings,
-    })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -679,13 +679,64 @@ fn put_tree(out: &mut Vec<u8>, node: &Node) {
     }
 }
 
-/// What `write_rtm` made besides the bytes: counts for messages and statistics.
+/// What `write_rtm` made besides the bytes: counts for messages and RADIANCE's `-v` report.
 #[derive(Clone, Debug, Default)]
 pub struct RtmStats {
     /// The octree holds no triangle.
     pub empty: bool,
     pub patches: usize,
     pub materials: usize,
+    /// Vertices; those with normals and (u,v); vertex slots of patches that store normals
+    /// and (u,v).
+    pub vertices: [usize; 5],
+    /// Local, single-joiner and double-joiner triangles.
+    pub triangles: [usize; 3],
+    /// Empty leaves, full leaves, the sum of the full leaves' set sizes.
+    pub leaves: [usize; 3],
+}
+
+impl RtmStats {
+    /// The statistics RADIANCE's `obj2mesh -v` prints (its sizes are those of RADIANCE's
+    /// structures on a 64-bit machine).
+    pub fn report(&self) -> String {
+        let [v, n, uv, ns, uvs] = self.vertices.map(|x| x as f64);
+        let [t0, t1, t2] = self.triangles.map(|x| x as f64);
+        let [le, lf, lo] = self.leaves.map(|x| x as f64);
+        let bytes = self.patches as f64 * 72.0
+            + v * 12.0
+            + ns * 4.0
+            + uvs * 8.0
+            + t0 * 3.0
+            + t1 * 8.0
+            + t2 * 12.0;
+        let t = t0 + t1 + t2;
+        format!(
+            "Mesh statistics:\n\t{} materials\n\t{} patches ({:.2} MBytes)\n\t{} vertices ({:.1}% w/ normals, {:.1}% w/ uv)\n\t{} triangles ({:.1}% local, {:.1}% joiner)\n\t{} leaves in octree ({:.1}% empty, {:.2} avg. set size)\n",
+            self.materials,
+            self.patches,
+            bytes / (1024.0 * 1024.0),
+            self.vertices[0],
+            100.0 * n / v,
+            100.0 * uv / v,
+            t as usize,
+            100.0 * t0 / t,
+            100.0 * t1 / t,
+            (lf + le) as usize,
+            100.0 * le / (lf + le),
+            lo / lf
+        )
+    }
+}
+
+fn tally(node: &Node, leaves: &mut [usize; 3]) {
+    match node {
+        Node::Empty => leaves[0] += 1,
+        Node::Full(set) => {
+            leaves[1] += 1;
+            leaves[2] += set.len();
+        }
+        Node::Tree(kids) => kids.iter().for_each(|k| tally(k, leaves)),
+    }
 }
 
 /// The bytes after the information header of a compiled mesh holding `tris` (at least one,
@@ -883,11 +934,28 @@ pub fn write_rtm(
             put(&mut out, m as i64, 2);
         }
     }
-    let stats = RtmStats {
+    let mut stats = RtmStats {
         empty: tree == Node::Empty,
         patches: enc.patches.len(),
         materials: nmats,
+        ..Default::default()
     };
+    tally(&tree, &mut stats.leaves);
+    for p in &enc.patches {
+        let nv = p.xyz.len();
+        stats.vertices[0] += nv;
+        if let Some(n) = &p.norm {
+            stats.vertices[1] += n.iter().filter(|&&c| c != 0).count();
+            stats.vertices[3] += nv;
+        }
+        if let Some(uv) = &p.uv {
+            stats.vertices[2] += uv.iter().filter(|c| c[0] != 0).count();
+            stats.vertices[4] += nv;
+        }
+        stats.triangles[0] += p.tri.len();
+        stats.triangles[1] += p.j1.len();
+        stats.triangles[2] += p.j2.len();
+    }
     Ok((out, stats))
 }
 

@@ -35,3 +35,5 @@ for c in "1 cube cube" "2 quad quad" "3 sphere sphere" "4 sphere_n4 sphere"; do
     (cd "$work" && echo "void mesh m 1 $name.rtm 0 0" | oconv - > "$name.oct")
     (cd "$work" && rtrace -w -h -ab 0 -av 1 1 1 -ovLn "$name.oct") < "rays_$r.txt" > "out/trace_$name.txt"
 done
+# obj2mesh -v: the statistics RADIANCE prints on standard error.
+(cd inputs && obj2mesh -v -n 4 -a mats.rad sphere.obj "$work/v.rtm") 2> out/stats_sphere.txt
