@@ -586,3 +586,40 @@ fn obj2mesh_statistics_match_radiance() {
         std::fs::read_to_string(here.join("out/stats_sphere.txt")).unwrap()
     );
 }
+
+/// obj2mesh refuses what it cannot do as RADIANCE does, naming it: a command in a material
+/// file (RADIANCE runs it), a polygon among the materials (RADIANCE would take it for a mesh
+/// face), `-r` below 1 (RADIANCE divides by zero or subdivides without end). No file is
+/// written.
+#[test]
+fn obj2mesh_refuses_what_it_cannot_do() {
+    let here = golden("obj2mesh").join("inputs");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("poly.rad"),
+        "void plastic red 0 0 5 .8 .1 .1 0 0\nred polygon p 0 0 9 0 0 0 1 0 0 0 1 0\n",
+    )
+    .unwrap();
+    let link = dir.path().join("obj2mesh");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let out_file = dir.path().join("x.rtm");
+    for (args, want) in [
+        (vec!["-a", "cmd.rad"], "!echo void plastic blue"),
+        (
+            vec!["-a", dir.path().join("poly.rad").to_str().unwrap()],
+            "polygon \"p\"",
+        ),
+        (vec!["-r", "0"], "-r 0"),
+    ] {
+        let out = Command::new(&link)
+            .args(&args)
+            .args(["red.obj", out_file.to_str().unwrap()])
+            .current_dir(&here)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!out_file.exists(), "{args:?}");
+    }
+}

@@ -30,7 +30,8 @@ pub struct Materials {
 
 impl Materials {
     /// Adds the primitives of scene text `src` (named `source` in messages), resolving each
-    /// modifier to an earlier one as RADIANCE's reader does. Commands (`!`) are refused.
+    /// modifier to an earlier one as RADIANCE's reader does. Commands (`!`, which RADIANCE runs)
+    /// and polygons are refused.
     pub fn read(&mut self, src: &[u8], source: &str) -> Result<(), SceneError> {
         read_items(src, Arc::from(source), &mut |item| match item {
             Item::Command(w) => Err(SceneError::at(
@@ -82,13 +83,15 @@ impl Materials {
                 return Err(format!("illegal modifier name \"{}\"", p.name));
             }
             self.names.insert(p.name.clone(), self.list.len());
-        } else {
+        } else if p.ptype == PrimType::Polygon {
+            // RADIANCE's obj2mesh would take it for one of the mesh's own faces.
             return Err(format!(
-                "{} \"{}\" is not a material: obj2mesh reads only materials",
-                p.ptype.name(),
+                "polygon \"{}\" in a material file: only materials belong in a mesh",
                 p.name
             ));
         }
+        // Other surfaces are kept as RADIANCE keeps them: harmless unless a material the mesh
+        // uses comes after them (then `write_rtm` refuses the mesh, as RADIANCE does).
         self.list.push(MeshMaterial {
             ptype: p.ptype,
             modifier,

@@ -134,3 +134,13 @@ write("zero_normal.obj", "v 0 0 0\nvn 0 0 0\n")
 write("bad_face.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 9\n")
 write("nomat.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl nosuch\nf 1 2 3\n")
 write("empty.obj", "# nothing\nv 0 0 0\n")
+
+# Surfaces among the materials: kept unless a material the mesh uses follows them.
+write("withsphere.rad", "void plastic red\n0\n0\n5 .8 .1 .1 0 0\nred sphere ball\n0\n0\n"
+      "4 0 0 0 1\nvoid plastic blue\n0\n0\n5 .1 .1 .8 0 0\n")
+write("red.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nusemtl red\nf 1 2 3\n")
+write("redblue.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nusemtl red\nf 1 2 3\n"
+      "usemtl blue\nf 2 4 3\n")
+# A command among the materials (RADIANCE runs it; daylit refuses it).
+write("cmd.rad", "void plastic red\n0\n0\n5 .8 .1 .1 0 0\n"
+      "!echo void plastic blue 0 0 5 .1 .1 .8 0 0\n")
