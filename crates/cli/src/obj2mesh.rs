@@ -79,7 +79,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             crate::input::read_operand("obj2mesh", "-")?.1,
         ),
     };
-    let text = String::from_utf8_lossy(&bytes);
     // The header names the command up to its input file.
     let argv0 = std::env::args()
         .next()
@@ -96,7 +95,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let mesh = match obj2mesh(&text, &file, &command, &mats, &o) {
+    let mesh = match obj2mesh(&bytes, &file, &command, &mats, &o) {
         Ok(m) => m,
         Err(f) => {
             warnings(&f.warnings);

@@ -8,7 +8,7 @@
 //! triangles use. The file itself is written by `crate::rtm_write`.
 
 use crate::error::SceneError;
-use crate::obj2rad::{flat_tri, normalize, statements, Flatness};
+use crate::obj2rad::{flat_tri, normalize, Flatness};
 use crate::parse::{read_items, Item};
 use crate::rtm_write::{write_rtm, MeshMaterial, MeshTri, RtmStats, TreeLimits};
 use crate::types::PrimType;
@@ -396,7 +396,7 @@ impl std::error::Error for Failed {}
 /// Compiles OBJ `text` (named `file` in messages) into a mesh file: the information header
 /// (`command` as the program was invoked, up to the input file) and the mesh.
 pub fn obj2mesh(
-    text: &str,
+    text: &[u8],
     file: &str,
     command: &[String],
     mats: &Materials,
@@ -438,10 +438,81 @@ pub fn obj2mesh(
     })
 }
 
+/// The statements of OBJ input as RADIANCE's obj2mesh reads them, each with its words and the
+/// number of lines read so far: lines of at most 8191 bytes (a longer one goes on as the next
+/// statement), `\` before a newline continuing a line, a lone carriage return ending one;
+/// words split at white space and at `\` where a word would start; at most 511 words (the
+/// rest of the statement is dropped); blank statements skipped.
+fn statements(text: &[u8]) -> Vec<(Vec<String>, usize)> {
+    const LINE: usize = 8192;
+    const MAXARG: usize = 512;
+    let mut out = Vec::new();
+    let mut lineno = 0;
+    let mut pos = 0;
+    loop {
+        // One line, as fgetline reads it.
+        let mut buf: Vec<u8> = Vec::new();
+        let mut eof = false;
+        let mut room = LINE;
+        loop {
+            room -= 1;
+            if room == 0 {
+                break;
+            }
+            let Some(&b) = text.get(pos) else {
+                eof = true;
+                break;
+            };
+            pos += 1;
+            let c = if b == b'\r' {
+                if text.get(pos) == Some(&b'\n') {
+                    pos += 1;
+                }
+                b'\n'
+            } else {
+                b
+            };
+            if c == b'\n' && buf.last() != Some(&b'\\') {
+                break;
+            }
+            buf.push(c);
+        }
+        if buf.is_empty() && eof {
+            return out;
+        }
+        let mut words = Vec::new();
+        let mut i = 0;
+        loop {
+            while i < buf.len()
+                && (buf[i].is_ascii_whitespace() || buf[i] == 0x0b || buf[i] == b'\\')
+            {
+                if buf[i] == b'\n' {
+                    lineno += 1;
+                }
+                i += 1;
+            }
+            if i >= buf.len() || buf[i] == 0 || words.len() >= MAXARG - 1 {
+                break;
+            }
+            let start = i;
+            i += 1;
+            while i < buf.len() && buf[i] != 0 && !(buf[i].is_ascii_whitespace() || buf[i] == 0x0b)
+            {
+                i += 1;
+            }
+            words.push(String::from_utf8_lossy(&buf[start..i]).into_owned());
+        }
+        lineno += 1;
+        if !words.is_empty() {
+            out.push((words, lineno));
+        }
+    }
+}
+
 /// Reads the statements of `text` into `r`'s triangles.
-fn read_obj(r: &mut Reader, text: &str) -> Result<(), String> {
+fn read_obj(r: &mut Reader, text: &[u8]) -> Result<(), String> {
     let file = r.file;
-    let (stmts, _) = statements(text);
+    let stmts = statements(text);
     let (mut nstats, mut unknown) = (0usize, 0usize);
     for (words, line) in stmts {
         let err = |what: &str| format!("{file}: Wavefront syntax error near line {line}: {what}");

@@ -193,7 +193,7 @@ struct State {
 
 /// The statements of OBJ text: each one's words and the number of its last line (`\` at a
 /// line's end continues the statement); and the number of lines.
-pub(crate) fn statements(text: &str) -> (Vec<(Vec<String>, usize)>, usize) {
+fn statements(text: &str) -> (Vec<(Vec<String>, usize)>, usize) {
     let mut out = Vec::new();
     let mut lines = 0;
     let mut joined = String::new();

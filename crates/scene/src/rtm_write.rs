@@ -975,6 +975,14 @@ mod tests {
     }
 
     #[test]
+    fn every_type_has_radiance_s_number() {
+        for t in PrimType::ALL {
+            assert!(TYPE_ORDER.contains(&t.name()), "{}", t.name());
+        }
+        assert_eq!(TYPE_ORDER.len(), PrimType::ALL.len());
+    }
+
+    #[test]
     fn written_meshes_read_back() {
         let mat = MeshMaterial {
             ptype: PrimType::Plastic,

@@ -144,3 +144,12 @@ write("redblue.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nusemtl red\nf 1 2 3\n"
 # A command among the materials (RADIANCE runs it; daylit refuses it).
 write("cmd.rad", "void plastic red\n0\n0\n5 .8 .1 .1 0 0\n"
       "!echo void plastic blue 0 0 5 .1 .1 .8 0 0\n")
+
+# A face of 602 vertices (RADIANCE's obj2mesh keeps the first 510: 511 words a statement),
+# a line longer than 8191 bytes (the rest is read as the next statement), DOS and old Mac
+# line ends, a continued line.
+lines = ["v %d %g 0" % (i, (i % 2) * .5) for i in range(600)] + ["v 599 5 0", "v 0 5 0"]
+lines.append("f " + " ".join(str(i + 1) for i in range(602)))
+lines.append("f " + " ".join(str(i + 1) for i in range(598, -1, -1)) + " " * 7000 + " 601 602")
+lines.append("v 0 0 1\r\nv 1 0 1\rv 0 1 1\r\nf -1 \\\r\n -2 -3\r")
+write("long.obj", "\n".join(lines) + "\n")
