@@ -12,6 +12,7 @@ mod evalglare;
 mod falsecolor;
 mod gendaymtx;
 mod generators;
+mod genglaze;
 mod getbbox;
 mod getinfo;
 mod glare;
@@ -95,6 +96,7 @@ const MULTICALL: &[&str] = &[
     "pextrem",
     "psign",
     "rsensor",
+    "genglaze",
     "pcond",
     "ra_rgbe",
     "pcomb",
@@ -293,6 +295,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "pextrem" => pextrem::run_radiance(args),
         "psign" => psign::run_radiance(args),
         "rsensor" => rsensor::run_radiance(args),
+        "genglaze" => genglaze::run_radiance(args),
         "pcond" => pcond::run_radiance(args),
         "ra_rgbe" => ra_rgbe::run_radiance(args),
         "pcomb" => pcomb::run_radiance(args),

@@ -399,4 +399,38 @@ mod tests {
             vec![b"ab".to_vec(), b"cd".to_vec(), b"".to_vec(), b"x".to_vec()]
         );
     }
+
+    /// Mutated font files (bytes flipped, dropped, repeated) are errors or fonts, never a
+    /// panic; every glyph of what parses lays out and answers the inside test.
+    #[test]
+    fn mutated_fonts_never_panic() {
+        use rand::{Rng, SeedableRng};
+        let base = b"# t\n32 0\n65 4 50 50 200 50 200 200 50 200\n66 3 0 0 255 0 0 255\n".to_vec();
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        for _ in 0..3000 {
+            let mut t = base.clone();
+            for _ in 0..rng.random_range(1..6) {
+                let k = rng.random_range(0..t.len());
+                match rng.random_range(0..3) {
+                    0 => {
+                        let pick = b"0123456789 -\n#x9";
+                        t[k] = pick[rng.random_range(0..pick.len())];
+                    }
+                    1 => {
+                        t.remove(k);
+                    }
+                    _ => {
+                        let piece = t[k..(k + 4).min(t.len())].to_vec();
+                        t.splice(k..k, piece);
+                    }
+                }
+            }
+            if let Ok(f) = Font::parse(&String::from_utf8_lossy(&t)) {
+                for cis in [-40, 0, 40] {
+                    let _ = f.layout(b"AB AB    A", cis);
+                }
+                let _ = f.inside(b'A', 100.0, 100.0);
+            }
+        }
+    }
 }

@@ -116,7 +116,8 @@ impl DataArray {
         }
         let mut values = Vec::with_capacity(size);
         for j in 0..size {
-            values.push(words.real(&format!("data value {} of {size}", j + 1))?);
+            // Kept in single precision, as RADIANCE keeps data values (its `DATATYPE`).
+            values.push(words.real(&format!("data value {} of {size}", j + 1))? as f32 as f64);
         }
         Ok(DataArray { axes, values })
     }

@@ -19,6 +19,7 @@ pub mod contrib;
 pub mod data;
 pub mod direct;
 pub mod funcmat;
+pub mod glazing;
 pub mod irradiance_cache;
 pub mod material;
 pub mod mist;

@@ -568,4 +568,42 @@ mod tests {
         assert_eq!(smp.sensitivity(&f, d(100.0, 300.0)), 0.002);
         assert_eq!(smp.sensitivity(&f, d(120.0, 0.0)), 0.0);
     }
+
+    /// Mutated sensor files are errors or samplers, never a panic, and what parses samples
+    /// unit directions.
+    #[test]
+    fn mutated_tables_never_panic() {
+        let base = SPOT.as_bytes().to_vec();
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let f = frame();
+        for _ in 0..3000 {
+            let mut t = base.clone();
+            for _ in 0..rng.random_range(1..6) {
+                let k = rng.random_range(0..t.len());
+                match rng.random_range(0..3) {
+                    0 => {
+                        let pick = b"0123456789 .-\n\te";
+                        t[k] = pick[rng.random_range(0..pick.len())];
+                    }
+                    1 => {
+                        t.remove(k);
+                    }
+                    _ => {
+                        let piece = t[k..(k + 6).min(t.len())].to_vec();
+                        t.splice(k..k, piece);
+                    }
+                }
+            }
+            let Ok((s, _)) = Sensor::parse(&String::from_utf8_lossy(&t), "m") else {
+                continue;
+            };
+            let Ok(smp) = SensorSampler::new(s, 200) else {
+                continue;
+            };
+            for d in smp.directions(&f, 50, 1) {
+                assert!(d.is_finite(), "{:?}", String::from_utf8_lossy(&t));
+                let _ = smp.sensitivity(&f, d);
+            }
+        }
+    }
 }
