@@ -558,8 +558,10 @@ fn genglaze_material_traces_as_radiance_s() {
 /// normals and materials by group, a textured quad and concave pentagon with negative indices,
 /// a smooth sphere-ish mesh (bent normals, (u,v), groups, two materials, several patches and
 /// joiners) with the default octree, `-n 4 -r 32` and `-n 200`, materials redefined and
-/// aliased, standard input and output, turned-over and degenerate triangles, `-l` from the
-/// RAYPATH; malformed files and arguments. Every `.rtm` byte for byte (header, octree,
+/// aliased (`inherit`, `void`, chains), a pattern as a group's material, surfaces among the
+/// materials, standard input and output, turned-over and degenerate triangles (the triangle
+/// after a zero-area one takes its material, as in RADIANCE), a 602-vertex face (RADIANCE keeps
+/// 510) and a line past 8191 bytes, `-l` from the RAYPATH; malformed files and arguments. Every `.rtm` byte for byte (header, octree,
 /// materials, patches) and the exit code; a failed run writes nothing, and a syntax error
 /// names the file and line.
 #[test]

@@ -131,6 +131,8 @@ struct Reader<'a> {
     file: &'a str,
     tris: Vec<MeshTri>,
     warnings: Vec<String>,
+    /// The material of the last triangle if it had zero area (its object is used again).
+    reused: Option<Option<usize>>,
 }
 
 /// RADIANCE's index rule: from 1, or negative from the end; 0 or past the end fails for
@@ -222,6 +224,9 @@ impl Reader<'_> {
                 }
             }
         }
+        // RADIANCE reuses the object of a zero-area triangle for the next one, material and
+        // all: the triangle after one of zero area takes that one's material.
+        let material = self.reused.take().unwrap_or(material);
         let tri = MeshTri {
             v: v.map(|p| p.to_array()),
             n: n.map(|ns| ns.map(|p| p.to_array())),
@@ -233,6 +238,7 @@ impl Reader<'_> {
                 "zero area for polygon \"t{}\"",
                 self.mats.list.len() + self.tris.len()
             ));
+            self.reused = Some(material);
             return Ok(true);
         }
         self.tris.push(tri);
@@ -412,6 +418,7 @@ pub fn obj2mesh(
         file,
         tris: Vec::new(),
         warnings: Vec::new(),
+        reused: None,
     };
     let written = read_obj(&mut r, text).and_then(|()| write_rtm(&r.tris, &mats.list, o.limits));
     let (body, stats) = match written {

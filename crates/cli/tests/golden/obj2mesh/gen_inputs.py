@@ -153,3 +153,13 @@ lines.append("f " + " ".join(str(i + 1) for i in range(602)))
 lines.append("f " + " ".join(str(i + 1) for i in range(598, -1, -1)) + " " * 7000 + " 601 602")
 lines.append("v 0 0 1\r\nv 1 0 1\rv 0 1 1\r\nf -1 \\\r\n -2 -3\r")
 write("long.obj", "\n".join(lines) + "\n")
+
+# Aliases (inherit, void, another modifier, an alias of an alias) and a pattern as the
+# material of a group; a zero-area triangle, whose object RADIANCE reuses, material and all,
+# for the next triangle.
+write("alias.rad", "void plastic red\n0\n0\n5 .8 .1 .1 0 0\nvoid plastic blue 0 0 5 .1 .1 .8 0 0\n"
+      "inherit alias shiny red\nvoid alias s2 red\nblue alias s3 red\nvoid alias s4 s2\n"
+      "red texfunc wav\n6 dx dy dz funcfile.cal -s 2\n0\n1 .5\n")
+write("alias.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nv 2 0 0\nusemtl shiny\nf 1 2 3\n"
+      "usemtl s2\nf 2 4 3\nusemtl s3\nf 2 5 4\nusemtl s4\nf 1 5 2\ng wav\nusemtl\nf 1 4 5\n"
+      "f 4 5 3\n")
