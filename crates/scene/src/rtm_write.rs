@@ -384,7 +384,8 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn add(&self, node: &mut Node, cube: Cube, t: u32) -> Result<(), String> {
-        if !cube.meets(&self.faces[t as usize]) {
+        let hit = cube.meets(&self.faces[t as usize]);
+        if !hit {
             return Ok(());
         }
         match node {
@@ -841,6 +842,25 @@ pub fn write_rtm(
                 m.ptype.name(),
                 m.name
             ));
+        }
+    }
+    // RADIANCE's check of the mesh: once any triangle has a material, all must have one.
+    if nmats > 0 {
+        let bad = |m: i16| m < 0 || m as usize >= nmats;
+        for p in &enc.patches {
+            let local = match &p.trimat {
+                None => !p.tri.is_empty() && bad(p.solemat),
+                Some(tm) => tm.iter().any(|&m| bad(m)),
+            };
+            if local {
+                return Err("bad local triangle material".into());
+            }
+            if p.j1.iter().any(|j| bad(j.3)) {
+                return Err("bad j1 triangle material".into());
+            }
+            if p.j2.iter().any(|j| bad(j.3)) {
+                return Err("bad j2 triangle material".into());
+            }
         }
     }
     let mut out = Vec::new();

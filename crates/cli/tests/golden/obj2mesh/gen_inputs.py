@@ -163,3 +163,7 @@ write("alias.rad", "void plastic red\n0\n0\n5 .8 .1 .1 0 0\nvoid plastic blue 0 
 write("alias.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nv 2 0 0\nusemtl shiny\nf 1 2 3\n"
       "usemtl s2\nf 2 4 3\nusemtl s3\nf 2 5 4\nusemtl s4\nf 1 5 2\ng wav\nusemtl\nf 1 4 5\n"
       "f 4 5 3\n")
+
+# Faces with a material and faces without (RADIANCE refuses the mesh).
+write("mixvoid.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nusemtl red\nf 1 2 3\n"
+      "usemtl void\nf 2 4 3\n")
