@@ -617,37 +617,60 @@ fn obj2mesh_matches_radiance() {
     }
 }
 
+/// daylit's rtrace on mesh `rtm` (written into `dir` as NAME.rtm and placed by a `mesh`
+/// primitive) at the rays of tests/golden/obj2mesh/RAYS: value under a uniform ambient,
+/// distance, shading normal.
+fn trace_mesh(dir: &std::path::Path, rtm: &[u8], name: &str, rays: &str) -> Vec<Vec<f64>> {
+    std::fs::write(dir.join(format!("{name}.rtm")), rtm).unwrap();
+    std::fs::write(dir.join("s.rad"), format!("void mesh m 1 {name}.rtm 0 0\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_daylit"))
+        .args([
+            "rtrace", "-w", "-h", "-ab", "0", "-av", "1", "1", "1", "-ovLn", "s.rad",
+        ])
+        .current_dir(dir)
+        .stdin(std::fs::File::open(golden("obj2mesh").join(rays)).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect()
+}
+
+/// `got` against RADIANCE's rtrace values in tests/golden/obj2mesh/out/trace_NAME.txt, to
+/// 1e-5; normals up to sign (on a back face RADIANCE's plastic turns the normal to the ray,
+/// which daylit's `-on` does not).
+fn same_as_radiance_trace(name: &str, got: &[Vec<f64>]) {
+    let want: Vec<Vec<f64>> =
+        std::fs::read_to_string(golden("obj2mesh").join(format!("out/trace_{name}.txt")))
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+            .collect();
+    assert_eq!(got.len(), want.len(), "{name}: rays");
+    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+        let near = |a: f64, b: f64| (a - b).abs() <= 1e-5 * b.abs().max(1.0);
+        let same_normal = (4..7).all(|i| near(g[i], w[i])) || (4..7).all(|i| near(g[i], -w[i]));
+        assert!(
+            (0..4).all(|i| near(g[i], w[i])) && same_normal,
+            "{name} ray {k}: {g:?} against RADIANCE's {w:?}"
+        );
+    }
+}
+
 /// daylit's meshes trace as RADIANCE traces them: daylit's rtrace reads the `.rtm` daylit's
 /// obj2mesh wrote and RADIANCE's (tests/golden/obj2mesh/out/N.d) with identical results, and
 /// both match RADIANCE's rtrace on RADIANCE's oconv of the mesh (out/trace_NAME.txt from
-/// make_more.sh; value under a uniform ambient, distance, shading normal) to 1e-5. Normals are
-/// compared up to sign: on a back face RADIANCE's plastic turns the normal to the ray, which
-/// daylit's `-on` does not.
+/// make_more.sh).
 #[test]
 fn obj2mesh_meshes_trace_as_radiance_s() {
     let here = golden("obj2mesh");
     let (cases, _) = run_cases("obj2mesh", "obj2mesh");
-    let trace = |dir: &std::path::Path, rtm: &[u8], name: &str, rays: &str| -> Vec<Vec<f64>> {
-        std::fs::write(dir.join(format!("{name}.rtm")), rtm).unwrap();
-        std::fs::write(dir.join("s.rad"), format!("void mesh m 1 {name}.rtm 0 0\n")).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_daylit"))
-            .args([
-                "rtrace", "-w", "-h", "-ab", "0", "-av", "1", "1", "1", "-ovLn", "s.rad",
-            ])
-            .current_dir(dir)
-            .stdin(std::fs::File::open(here.join(rays)).unwrap())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-            .collect()
-    };
     for (n, name, rays) in [
         (1, "cube", "rays_cube.txt"),
         (2, "quad", "rays_quad.txt"),
@@ -658,24 +681,42 @@ fn obj2mesh_meshes_trace_as_radiance_s() {
         let ours = std::fs::read(c.work.path().join(format!("{name}.rtm"))).unwrap();
         let theirs = std::fs::read(here.join(format!("out/{n}.d/{name}.rtm"))).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let got = trace(dir.path(), &ours, name, rays);
-        assert_eq!(got, trace(dir.path(), &theirs, name, rays), "{name}");
-        let want: Vec<Vec<f64>> =
-            std::fs::read_to_string(here.join(format!("out/trace_{name}.txt")))
-                .unwrap()
-                .lines()
-                .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-                .collect();
-        assert_eq!(got.len(), want.len(), "{name}: rays");
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            let near = |a: f64, b: f64| (a - b).abs() <= 1e-5 * b.abs().max(1.0);
-            let same_normal = (4..7).all(|i| near(g[i], w[i])) || (4..7).all(|i| near(g[i], -w[i]));
-            assert!(
-                (0..4).all(|i| near(g[i], w[i])) && same_normal,
-                "{name} ray {k}: {g:?} against RADIANCE's {w:?}"
-            );
-        }
+        let got = trace_mesh(dir.path(), &ours, name, rays);
+        assert_eq!(got, trace_mesh(dir.path(), &theirs, name, rays), "{name}");
+        same_as_radiance_trace(name, &got);
     }
+}
+
+/// Where daylit's bytes differ from pyradiance's obj2mesh (tests/golden/obj2mesh/inputs/
+/// edge.obj: that build's fast arithmetic puts a triangle touching a cube's face in one more
+/// leaf; daylit follows RADIANCE's source in IEEE arithmetic), the meshes trace alike:
+/// daylit's rtrace gives identical values on both files, and they match RADIANCE's rtrace on
+/// RADIANCE's file (out/trace_edge.txt) at 400 rays.
+#[test]
+fn obj2mesh_meshes_trace_alike_where_bytes_differ() {
+    let here = golden("obj2mesh");
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("obj2mesh");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
+    let out = Command::new(&link)
+        .args(["-w", "-n", "8", "-r", "128", "-a", "mats.rad", "edge.obj"])
+        .arg(dir.path().join("ours.rtm"))
+        .current_dir(here.join("inputs"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let ours = std::fs::read(dir.path().join("ours.rtm")).unwrap();
+    let theirs = std::fs::read(here.join("out/edge_radiance.rtm")).unwrap();
+    let got = trace_mesh(dir.path(), &ours, "edge", "rays_edge.txt");
+    assert_eq!(
+        got,
+        trace_mesh(dir.path(), &theirs, "edge", "rays_edge.txt")
+    );
+    assert!(
+        got.iter().filter(|v| v[3] < 1e9).count() > 100,
+        "rays miss the mesh"
+    );
+    same_as_radiance_trace("edge", &got);
 }
 
 /// `obj2mesh -v` prints RADIANCE's mesh statistics (materials, patches and their memory,

@@ -167,3 +167,8 @@ write("alias.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nv 2 0 0\nusemtl shiny\nf
 # Faces with a material and faces without (RADIANCE refuses the mesh).
 write("mixvoid.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 1\nusemtl red\nf 1 2 3\n"
       "usemtl void\nf 2 4 3\n")
+
+# edge.obj (kept as found, not generated): a mesh from a random search on integer grid points
+# where pyradiance's obj2mesh (a -ffast-math build) puts a triangle touching a cube's face in
+# one more leaf than RADIANCE's source computes in IEEE arithmetic; make_more.sh traces
+# RADIANCE's file for the functional comparison.

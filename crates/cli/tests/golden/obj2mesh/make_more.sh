@@ -37,3 +37,17 @@ for c in "1 cube cube" "2 quad quad" "3 sphere sphere" "4 sphere_n4 sphere"; do
 done
 # obj2mesh -v: the statistics RADIANCE prints on standard error.
 (cd inputs && obj2mesh -v -n 4 -a mats.rad sphere.obj "$work/v.rtm") 2> out/stats_sphere.txt
+# edge.obj: RADIANCE's own mesh of it (its bytes differ from daylit's: see gen_inputs.py) and
+# RADIANCE's rtrace on it, at 400 rays through the mesh's box.
+(cd inputs && obj2mesh -w -n 8 -r 128 -a mats.rad edge.obj "$work/edge.rtm")
+cp "$work/edge.rtm" out/edge_radiance.rtm
+python3 - > rays_edge.txt <<'PY'
+import random
+r = random.Random(1)
+for k in range(400):
+    o = [r.uniform(-4, 4), r.uniform(-4, 4), r.choice([-3, 3]) + r.uniform(-.5, .5)]
+    t = [r.uniform(-3, 3), r.uniform(-3, 3), r.uniform(-1, 1)]
+    print(" ".join("%.6f" % x for x in o + [t[i] - o[i] for i in range(3)]))
+PY
+(cd "$work" && echo "void mesh m 1 edge.rtm 0 0" | oconv - > edge.oct &&
+    rtrace -w -h -ab 0 -av 1 1 1 -ovLn edge.oct) < rays_edge.txt > out/trace_edge.txt
