@@ -1032,15 +1032,20 @@ mod tests {
                 material: None,
             },
         ];
+        // Once a triangle has a material, all must (RADIANCE's mesh check).
+        let err = write_rtm(&tris, std::slice::from_ref(&mat), TreeLimits::default());
+        assert_eq!(err.unwrap_err(), "bad local triangle material");
+        let mut tris = tris;
+        tris[1].material = Some(0);
         let (body, stats) = write_rtm(&tris, &[mat], TreeLimits::default()).unwrap();
         assert_eq!((stats.patches, stats.materials, stats.empty), (1, 1, false));
         let mut bytes = b"#?RADIANCE\nFORMAT=Radiance_tmesh\n\n".to_vec();
         bytes.extend_from_slice(&body);
         let m = crate::rtm::read_rtm(&bytes, std::path::Path::new("t.rtm")).unwrap();
         assert_eq!(m.triangles.len(), 2);
-        // The leaves are walked from their last triangle: the second is stored first.
-        assert_eq!(m.tri_material, [None, Some(0)]);
+        assert_eq!(m.tri_material, [Some(0), Some(0)]);
         assert_eq!(m.materials[0].name, "red");
+        // The leaves are walked from their last triangle: the second is stored first.
         for (t, tri) in m.triangles.iter().zip(tris.iter().rev()) {
             for (k, &vi) in t.iter().enumerate() {
                 let got = m.vertices[vi as usize];
