@@ -251,21 +251,51 @@ pub(crate) fn read_rays(fmt: char) -> anyhow::Result<Vec<Ray>> {
 
 /// Names of the shape's surface, modifier and material.
 fn names(scene: &Scene, origin: Origin) -> [&str; 3] {
-    let (surface, modifier) = match origin {
-        Origin::Prim(id) => {
-            let p = scene.prim(id);
-            (p.name.as_str(), p.modifier)
-        }
-        Origin::MeshTri { mesh, tri } => {
-            let m = &scene.meshes[mesh as usize];
-            (
-                m.source.as_str(),
-                m.modifiers[m.tri_modifier[tri as usize] as usize],
-            )
-        }
+    let surface = match origin {
+        Origin::Prim(id) => scene.prim(id).name.as_str(),
+        Origin::MeshTri { mesh, .. } => scene.meshes[mesh as usize].source.as_str(),
     };
+    let modifier = modifier_of(scene, origin);
     let name = |m: Option<u32>| m.map_or("void", |i| scene.prim(i).name.as_str());
     [surface, name(modifier), name(scene.material_of(modifier))]
+}
+
+/// The modifier of a hit surface or mesh triangle.
+fn modifier_of(scene: &Scene, origin: Origin) -> Option<u32> {
+    match origin {
+        Origin::Prim(id) => scene.prim(id).modifier,
+        Origin::MeshTri { mesh, tri } => {
+            let m = &scene.meshes[mesh as usize];
+            m.modifiers[m.tri_modifier[tri as usize] as usize]
+        }
+    }
+}
+
+/// Does the material of `origin` turn a back face toward the ray when it shades it?
+fn flips_back_faces(scene: &Scene, origin: Origin) -> bool {
+    use daylit_scene::PrimType as T;
+    scene
+        .material_of(modifier_of(scene, origin))
+        .is_some_and(|m| {
+            matches!(
+                scene.prim(m).ptype,
+                T::Plastic
+                    | T::Metal
+                    | T::Trans
+                    | T::Plastic2
+                    | T::Metal2
+                    | T::Trans2
+                    | T::Ashik2
+                    | T::Glass
+                    | T::BrtdFunc
+                    | T::Plasfunc
+                    | T::Metfunc
+                    | T::Transfunc
+                    | T::Plasdata
+                    | T::Metdata
+                    | T::Transdata
+            )
+        })
 }
 
 /// A mesh's interpolated normal `smooth` at a hit with geometric normal `ron` by a ray along
@@ -287,6 +317,7 @@ struct Shaded {
 }
 
 /// One ray's output record.
+#[allow(clippy::too_many_arguments)]
 fn trace(
     scene: &Scene,
     compiled: &CompiledScene,
@@ -294,6 +325,7 @@ fn trace(
     fmt: char,
     ray: &Ray,
     shaded: Option<&Shaded>,
+    backvis: bool,
     out: &mut Vec<u8>,
 ) {
     let len = ray.dir.length();
@@ -335,9 +367,18 @@ fn trace(
                 out,
                 hit.map_or(DVec3::ZERO, |(h, d)| {
                     let o = compiled.origins[h.prim as usize];
-                    match daylit_compile::mesh_point(scene, o, h.point).and_then(|m| m.normal) {
+                    let n = match daylit_compile::mesh_point(scene, o, h.point)
+                        .and_then(|m| m.normal)
+                    {
                         Some(n) => shading_normal(h.normal, n, d),
                         None => h.normal,
+                    };
+                    // Shading turns a back face's normal toward the ray for the materials
+                    // that shade both sides, as RADIANCE's do (its `flipsurface`).
+                    if backvis && d.dot(h.normal) > 0.0 && flips_back_faces(scene, o) {
+                        -n
+                    } else {
+                        n
                     }
                 }),
             ),
@@ -498,6 +539,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                         o.fmt_out,
                         r,
                         shaded.as_ref(),
+                        o.render.backvis,
                         &mut buf,
                     );
                 }

@@ -1168,3 +1168,43 @@ fn void_surfaces_let_rays_through() {
         value("wall.rad")
     );
 }
+
+/// `rtrace -on` on back faces: plastic, glass and metal turn the normal toward the ray when
+/// they shade the surface, mirror and dielectric do not, and nothing turns with `-bv-`; the
+/// records are RADIANCE 6.0a's for the same rays (checked by hand, 2026-11-27).
+#[test]
+fn rtrace_normals_of_back_faces_as_radiance_shades_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = "void plastic p 0 0 5 .5 .5 .5 0 0\nvoid glass g 0 0 3 .9 .9 .9\n\
+                 void mirror m 0 0 3 .9 .9 .9\nvoid metal me 0 0 5 .5 .5 .5 .5 0\n\
+                 void dielectric di 0 0 5 .9 .9 .9 1.5 0\n\
+                 p polygon a 0 0 12 0 0 1 1 0 1 1 1 1 0 1 1\n\
+                 g polygon b 0 0 12 2 0 1 3 0 1 3 1 1 2 1 1\n\
+                 m polygon c 0 0 12 4 0 1 5 0 1 5 1 1 4 1 1\n\
+                 me polygon d 0 0 12 6 0 1 7 0 1 7 1 1 6 1 1\n\
+                 di polygon e 0 0 12 8 0 1 9 0 1 9 1 1 8 1 1\n";
+    std::fs::write(dir.path().join("s.rad"), scene).unwrap();
+    let rays = b"0.5 0.5 0 0 0 1\n2.5 0.5 0 0 0 1\n4.5 0.5 0 0 0 1\n6.5 0.5 0 0 0 1\n\
+                 8.5 0.5 0 0 0 1\n0.5 0.5 2 0 0 -1\n";
+    let z = |up: bool| {
+        if up {
+            "0.000000e+00\t0.000000e+00\t1.000000e+00\t\n"
+        } else {
+            "-0.000000e+00\t-0.000000e+00\t-1.000000e+00\t\n"
+        }
+    };
+    for (bv, want) in [
+        ("-bv+", [false, false, true, false, true, true]),
+        ("-bv-", [true; 6]),
+    ] {
+        let o = run_with_input(
+            daylit()
+                .args(["rtrace", "-h", "-on", "-ab", "0", bv, "s.rad"])
+                .current_dir(dir.path()),
+            rays,
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let want: String = want.iter().map(|&u| z(u)).collect();
+        assert_eq!(text(&o.stdout), want, "{bv}");
+    }
+}
