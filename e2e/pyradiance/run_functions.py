@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 import pyradiance as pr
+from pyradiance import px
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -197,6 +198,73 @@ def _():
 def _():
     pic = pr.render(render_scene, quality='Medium', resolution=(64, 64), ambbounce=1)
     return rgbe.luminance(pic).mean()
+
+
+@step('pcond -h: mean of the conditioned picture')
+def _():
+    return rgbe.luminance(pr.pcond(PICTURE, human=True)).mean()
+
+
+# RADIANCE's font, which pyradiance's lib folder lacks: from the current folder (RAYPATH ".").
+with open(os.path.join(root, 'validation/radiance_scenes/scenes/helvet.fnt'), 'rb') as f:
+    open('helvet.fnt', 'wb').write(f.read())
+
+
+@step('psign: mean of the sign (white on black, squeezed)')
+def _():
+    pic = px.psign('daylit 0.3', background=(0, 0, 0), foreground=(1, 1, 1), height=24,
+                   spacing=-0.1)
+    return rgbe.luminance(pic).mean()
+
+
+# A small OBJ: a unit cube with normals on two faces and a duplicate face.
+open('cube.obj', 'w').write(
+    'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n'
+    'vn 0 0 -1\nvn 0 0 1\ng cube\nusemtl grey\n'
+    'f 1//1 4//1 3//1 2//1\nf 5//2 6//2 7//2 8//2\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\n'
+    'f 4 1 5 8\nf 1 2 6 5\n')
+open('grey.mat', 'w').write('void plastic grey 0 0 5 .5 .5 .5 0 0\n')
+
+
+@step('robjutil +r: sum of the coordinates of the cleaned cube')
+def _():
+    text = pr.robjutil('cube.obj', radout=True)
+    return np.array([float(w) for line in text.decode().splitlines() if line.startswith('\t')
+                     for w in line.split()]).sum()
+
+
+@step('obj2mesh | oconv | rtrace: mean radiance of a lit mesh cube\'s top (W/sr/m2)')
+def _():
+    open('cube.rtm', 'wb').write(pr.obj2mesh('cube.obj', matfiles=['grey.mat']))
+    open('mesh.rad', 'w').write('void mesh cube 1 cube.rtm 0 0\n'
+                                'void light bright 0 0 3 100 100 100\n'
+                                'bright sphere bulb 0 0 4 0.5 0.5 3 0.2\n')
+    open('mesh.oct', 'wb').write(pr.oconv('grey.mat', 'mesh.rad'))
+    pts = b''.join(f'{x} {y} 1.5 0 0 -1\n'.encode() for x in (0.2, 0.5, 0.8) for y in (0.2, 0.8))
+    rad = pr.rtrace(pts, 'mesh.oct', header=False, params=['-ab', '0'])
+    return numbers(rad).reshape(-1, 3)[:, 0].mean()
+
+
+@step('Rcomb -e | total: mean annual illuminance from ill.mtx (lx)')
+def _():
+    lux = pr.Rcomb(expression='co=47.4*ci(1,1)+119.9*ci(1,2)+11.6*ci(1,3)',
+                   outform='a').add_input('ill.mtx')()
+    return numbers(pr.getinfo(lux, strip_header=True)).mean()
+
+
+# Two layers' spectral data (front and back reflectance, transmittance; 300-1000 nm).
+wl = np.arange(300, 1001, 10)
+for name, (rf, rb, t) in {'clear': (0.08 + 0 * wl, 0.08 + 0 * wl, 0.88 - 0.1 * np.exp(-(wl - 300) / 60)),
+                          'tint': (0.2 + 0.05 * np.cos(wl / 80), 0.15 + 0 * wl, 0.4 + 0.1 * np.sin(wl / 90))}.items():
+    with open(f'{name}.dat', 'w') as f:
+        f.write(f'2\n0 2 3\n{wl[0]} {wl[-1]} {len(wl)}\n')
+        f.write(''.join(f'{v:.4f}\n' for v in np.concatenate([rf, rb, t])))
+
+
+@step('genglaze (GenGlaze): mean of the system\'s transmittance table')
+def _():
+    pr.GenGlaze(prefix='system').add_monolithic('clear.dat', 0.006).add_coated('tint.dat')()
+    return np.array([float(l) for l in open('system_t.dat').read().splitlines()[4:]]).mean()
 
 
 json.dump(summary, open(summary_path, 'w'), indent=1, sort_keys=True)
