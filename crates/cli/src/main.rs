@@ -45,6 +45,7 @@ mod record_format;
 mod rfluxmtx;
 mod rlam;
 mod rmtxop;
+mod robjutil;
 mod rpict;
 mod rsensor;
 mod rtrace;
@@ -108,6 +109,7 @@ const MULTICALL: &[&str] = &[
     "ra_ppm",
     "xform",
     "obj2rad",
+    "robjutil",
     "ra_xyze",
     "rad",
     "mkillum",
@@ -305,6 +307,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_ppm" => ra_ppm::run_radiance(args),
         "xform" => xform::run_radiance(args),
         "obj2rad" => obj2rad::run_radiance(args),
+        "robjutil" => robjutil::run_radiance(args),
         "ra_xyze" => ra_xyze::run_radiance(args),
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),

@@ -26,6 +26,7 @@ pub mod lexer;
 pub mod load;
 pub mod obj;
 pub mod obj2rad;
+pub mod objutil;
 pub mod octree;
 pub mod parse;
 pub mod portable;
