@@ -89,7 +89,11 @@ impl ObjScene {
                 };
                 if close {
                     let corner = &mut self.faces[f].v[j];
-                    *(if texture { &mut corner.tid } else { &mut corner.nid }) = Some(b);
+                    *(if texture {
+                        &mut corner.tid
+                    } else {
+                        &mut corner.nid
+                    }) = Some(b);
                     known = true;
                     break;
                 }

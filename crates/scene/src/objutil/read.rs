@@ -26,10 +26,7 @@ fn statements(text: &[u8]) -> Vec<(Vec<String>, usize)> {
         let words: Vec<String> = cur
             .split(|&c| c.is_ascii_whitespace() || c == b'\\' || c == 0x0b)
             .filter(|w| !w.is_empty())
-            .map(|w| {
-                String::from_utf8_lossy(w)
-                    .replace(['"', '\''], "^")
-            })
+            .map(|w| String::from_utf8_lossy(w).replace(['"', '\''], "^"))
             .collect();
         cur.clear();
         if !words.is_empty() {
@@ -97,9 +94,11 @@ impl ObjScene {
         let mut loaded = Loaded::default();
         let mut nstats = 0usize;
         for (words, line) in statements(text) {
-            let err = |what: &str| format!("{name}: Wavefront syntax error near line {line}: {what}");
+            let err =
+                |what: &str| format!("{name}: Wavefront syntax error near line {line}: {what}");
             let key = words[0].as_str();
-            let floats = |n: usize| words.len() > n && words[1..=n].iter().all(|w| is_float(w.as_bytes()));
+            let floats =
+                |n: usize| words.len() > n && words[1..=n].iter().all(|w| is_float(w.as_bytes()));
             let num = |k: usize| atof(&words[k]);
             let mut unknown = false;
             match key.as_bytes()[0] {

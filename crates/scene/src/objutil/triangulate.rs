@@ -134,7 +134,11 @@ impl ObjScene {
                 new.mat = face.mat;
             }
         }
-        self.faces[f].flags |= if done { FACE_DUPLICATE } else { FACE_DEGENERATE };
+        self.faces[f].flags |= if done {
+            FACE_DUPLICATE
+        } else {
+            FACE_DEGENERATE
+        };
         done
     }
 

@@ -106,7 +106,12 @@ impl ObjScene {
     /// when they all point against it.
     fn check_smooth(&mut self, f: usize) -> bool {
         self.faces[f].flags &= !FACE_RESERVED;
-        let Some(nids) = self.faces[f].v.iter().map(|c| c.nid).collect::<Option<Vec<_>>>() else {
+        let Some(nids) = self.faces[f]
+            .v
+            .iter()
+            .map(|c| c.nid)
+            .collect::<Option<Vec<_>>>()
+        else {
             return false;
         };
         let (a, fnrm) = self.face_area(f);
@@ -146,7 +151,11 @@ impl ObjScene {
         sc.comments = self.comments.clone();
         sc.groups = self.groups.clone();
         sc.materials = self.materials.clone();
-        sc.verts = self.verts.iter().map(|v| super::Vertex { p: v.p, head: None }).collect();
+        sc.verts = self
+            .verts
+            .iter()
+            .map(|v| super::Vertex { p: v.p, head: None })
+            .collect();
         sc.tex = self.tex.clone();
         sc.norms = self.norms.clone();
         for f in self.faces_with(req, exc) {
