@@ -226,8 +226,8 @@ impl ObjScene {
             "\n{} texfunc Phong\n4 dx dy dz tmesh.cal\n0\n10\t{ax}\n",
             self.materials[face.mat]
         );
-        for k in 0..3 {
-            let (a, b, c) = (ns[0][k] - ns[2][k], ns[1][k] - ns[2][k], ns[2][k]);
+        let (da, db) = ((ns[0] - ns[2]).to_array(), (ns[1] - ns[2]).to_array());
+        for ((a, b), c) in da.into_iter().zip(db).zip(ns[2].to_array()) {
             let _ = writeln!(
                 out,
                 "{:14.8} {:14.8} {:14.8}",
