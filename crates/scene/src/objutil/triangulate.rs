@@ -156,3 +156,44 @@ impl ObjScene {
         self.nfaces() as isize - before
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An L-shaped hexagon becomes four triangles covering its area, none of them outside it
+    /// (the notch's corner is never an ear); a clockwise walk is clipped as counter-clockwise.
+    #[test]
+    fn concave_polygon_is_clipped_into_its_area() {
+        let ell = [
+            [0.0, 0.0],
+            [2.0, 0.0],
+            [2.0, 1.0],
+            [1.0, 1.0],
+            [1.0, 2.0],
+            [0.0, 2.0],
+        ];
+        for poly in [ell.to_vec(), ell.iter().rev().copied().collect()] {
+            let mut tris = Vec::new();
+            assert!(clip_ears(&poly, |a, b, c| tris.push([a, b, c])));
+            assert_eq!(tris.len(), 4);
+            let total: f64 = tris
+                .iter()
+                .map(|t| area(&[poly[t[0]], poly[t[1]], poly[t[2]]]).abs())
+                .sum();
+            assert!((total - 3.0).abs() < 1e-12, "{total}");
+        }
+    }
+
+    /// A corner on a straight edge makes no triangle of zero area: the triangles cover the
+    /// square exactly.
+    #[test]
+    fn collinear_corners_make_no_empty_triangles() {
+        let square = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]];
+        let mut areas = Vec::new();
+        assert!(clip_ears(&square, |a, b, c| areas
+            .push(area(&[square[a], square[b], square[c]]))));
+        assert!(areas.iter().all(|&a| a > 0.0));
+        assert!((areas.iter().sum::<f64>() - 4.0).abs() < 1e-12);
+    }
+}
