@@ -47,6 +47,7 @@ mod record_format;
 mod rfluxmtx;
 mod rlam;
 mod rmtxop;
+mod robjutil;
 mod rpict;
 mod rsensor;
 mod rtrace;
@@ -112,6 +113,7 @@ const MULTICALL: &[&str] = &[
     "xform",
     "obj2rad",
     "obj2mesh",
+    "robjutil",
     "ra_xyze",
     "rad",
     "mkillum",
@@ -311,6 +313,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "xform" => xform::run_radiance(args),
         "obj2rad" => obj2rad::run_radiance(args),
         "obj2mesh" => obj2mesh::run_radiance(args),
+        "robjutil" => robjutil::run_radiance(args),
         "ra_xyze" => ra_xyze::run_radiance(args),
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),

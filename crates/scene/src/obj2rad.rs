@@ -505,7 +505,7 @@ pub(crate) fn flat_tri(
 
 /// The barycentric coordinate matrix RADIANCE's tmesh.cal reads: the dominant axis of the
 /// triangle's normal and two rows mapping the other two coordinates to weights.
-fn barycentric(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<(usize, [[f64; 3]; 2])> {
+pub(crate) fn barycentric(v1: DVec3, v2: DVec3, v3: DVec3) -> Option<(usize, [[f64; 3]; 2])> {
     let va = (v1 - v2).cross(v3 - v2);
     let mut ax = (va.y * va.y > va.x * va.x) as usize;
     if va.z * va.z > va[ax] * va[ax] {
