@@ -10,6 +10,7 @@
 //! or proportionally, squeezed and then each run of text stretched to keep its columns
 //! ([`Font::proportional`]).
 
+use crate::words::{without_comments, Words};
 use std::path::Path;
 
 /// One character's outline.
@@ -281,63 +282,6 @@ pub fn text_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
         out.push(piece);
     }
     out
-}
-
-/// `text` with every `#` comment blanked out to its line's end (so line numbers are kept).
-fn without_comments(text: &str) -> String {
-    text.split('\n')
-        .map(|line| match line.find('#') {
-            Some(k) => format!("{}{}", &line[..k], " ".repeat(line.len() - k)),
-            None => line.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// White-space separated words of a font file with their line for messages.
-struct Words<'a> {
-    it: std::str::SplitWhitespace<'a>,
-    text: &'a str,
-    last: &'a str,
-}
-
-impl<'a> Words<'a> {
-    fn new(text: &'a str) -> Self {
-        Words {
-            it: text.split_whitespace(),
-            text,
-            last: "",
-        }
-    }
-
-    /// "line N" of the last word read.
-    fn at(&self) -> String {
-        let off = self.last.as_ptr() as usize - self.text.as_ptr() as usize;
-        format!("line {}", self.text[..off].matches('\n').count() + 1)
-    }
-
-    /// The next word, or `None` at the end of the text.
-    fn try_next(&mut self) -> Option<&'a str> {
-        let w = self.it.next()?;
-        self.last = w;
-        Some(w)
-    }
-
-    /// The next word as a whole number; `what` names it in the error.
-    fn int(&mut self, what: &str) -> Result<usize, String> {
-        let Some(w) = self.try_next() else {
-            return Err(format!(
-                "{}: file ends where {what} was expected",
-                self.at()
-            ));
-        };
-        w.parse::<usize>().map_err(|_| {
-            format!(
-                "{}: expected {what} (a whole number), found \"{w}\"",
-                self.at()
-            )
-        })
-    }
 }
 
 #[cfg(test)]

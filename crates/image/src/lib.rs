@@ -17,6 +17,7 @@
 //! - [`codes`]: the encoded depth, normal and identifier maps of rcode_depth, rcode_norm and
 //!   rcode_ident, and the resolution line's pixel order.
 //! - [`color`]: RADIANCE's RGB primaries and CIE XYZ to RGB.
+//! - [`words`]: the words of RADIANCE's number files (data files, fonts) with their lines.
 //! - [`dn_error`]: distribution-normalised MAE / MSD of paired results, binned by the reference
 //!   (Wasilewski et al., seed 004, eq. 2).
 //!
@@ -35,6 +36,7 @@ pub mod sign;
 pub mod tiff;
 pub mod tregenza;
 pub mod view;
+pub mod words;
 
 pub use hdr::{luminance_of, Format, HdrImage, ImageError};
 

@@ -9,6 +9,8 @@
 
 use crate::error::SceneError;
 use crate::obj2rad::{flat_tri, normalize, Flatness};
+use crate::objutil::read::resolve;
+use crate::objutil::triangulate::{area, clip_ears};
 use crate::parse::{read_items, Item};
 use crate::rtm_write::{write_rtm, MeshMaterial, MeshTri, RtmStats, TreeLimits};
 use crate::types::PrimType;
@@ -135,33 +137,14 @@ struct Reader<'a> {
     reused: Option<Option<usize>>,
 }
 
-/// RADIANCE's index rule: from 1, or negative from the end; 0 or past the end fails for
-/// positions, and 0 means "none" for (u,v) and normals.
-fn resolve(i: i64, n: usize) -> Result<Option<usize>, ()> {
-    if i > 0 {
-        if i as usize > n {
-            return Err(());
-        }
-        Ok(Some(i as usize - 1))
-    } else if i < 0 {
-        let k = n as i64 + i;
-        if k < 0 {
-            return Err(());
-        }
-        Ok(Some(k as usize))
-    } else {
-        Ok(None)
-    }
-}
-
 impl Reader<'_> {
     fn index(&self, w: &str) -> Option<Ndx> {
         let mut parts = w.splitn(3, '/');
-        let v = resolve(atoi(parts.next().unwrap_or("")), self.v.len())
+        let v = resolve(atoi(parts.next().unwrap_or("")), 0, self.v.len())
             .ok()
             .flatten()?;
-        let t = resolve(atoi(parts.next().unwrap_or("")), self.vt.len()).ok()?;
-        let n = resolve(atoi(parts.next().unwrap_or("")), self.vn.len()).ok()?;
+        let t = resolve(atoi(parts.next().unwrap_or("")), 0, self.vt.len()).ok()?;
+        let n = resolve(atoi(parts.next().unwrap_or("")), 0, self.vn.len()).ok()?;
         Some((v, t, n))
     }
 
@@ -281,7 +264,7 @@ impl Reader<'_> {
             let p = self.v[i.0].to_array();
             pts.push([p[ax], p[ay]]);
         }
-        let rev = poly_area(&pts) < 0.0;
+        let rev = area(&pts) < 0.0;
         let mut out = Vec::new();
         let ok = triangulate(&pts, &mut out);
         for [a, b, c] in out {
@@ -300,88 +283,11 @@ impl Reader<'_> {
     }
 }
 
-/// Signed area of a 2-D polygon (positive counter-clockwise).
-fn poly_area(p: &[[f64; 2]]) -> f64 {
-    let mut a = 0.0;
-    let mut prev = p.len() - 1;
-    for q in 0..p.len() {
-        a += p[prev][0] * p[q][1] - p[q][0] * p[prev][1];
-        prev = q;
-    }
-    a * 0.5
-}
-
-fn inside_triangle(a: [f64; 2], b: [f64; 2], c: [f64; 2], p: [f64; 2]) -> bool {
-    let (ax, ay) = (c[0] - b[0], c[1] - b[1]);
-    let (bx, by) = (a[0] - c[0], a[1] - c[1]);
-    let (cx, cy) = (b[0] - a[0], b[1] - a[1]);
-    let (apx, apy) = (p[0] - a[0], p[1] - a[1]);
-    let (bpx, bpy) = (p[0] - b[0], p[1] - b[1]);
-    let (cpx, cpy) = (p[0] - c[0], p[1] - c[1]);
-    let a_bp = ax * bpy - ay * bpx;
-    let c_ap = cx * apy - cy * apx;
-    let b_cp = bx * cpy - by * cpx;
-    a_bp >= 0.0 && b_cp >= 0.0 && c_ap >= 0.0
-}
-
-/// Can the ear `u v w` (positions in `order`) be cut? `Some(true)`: yes; `Some(false)`: it
-/// holds another vertex or turns the wrong way; `None`: its vertices are colinear.
-fn snip(p: &[[f64; 2]], u: usize, v: usize, w: usize, order: &[usize]) -> Option<bool> {
-    const EPS: f64 = 1e-10;
-    let (a, b, c) = (p[order[u]], p[order[v]], p[order[w]]);
-    let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-    if cross < EPS {
-        return if cross > -EPS { None } else { Some(false) };
-    }
-    for (k, &o) in order.iter().enumerate() {
-        if k == u || k == v || k == w {
-            continue;
-        }
-        let q = p[o];
-        if q == a || q == b || q == c {
-            continue; // a seam's repeated vertex
-        }
-        if inside_triangle(a, b, c, q) {
-            return Some(false);
-        }
-    }
-    Some(true)
-}
-
-/// Ear-clipping triangulation as RADIANCE's `polyTriangulate`: triangles (indices into `p`)
-/// go to `out`; false when the polygon is not simple (the triangles found so far stay).
+/// Ear-clipping triangulation as RADIANCE's `polyTriangulate` (the OBJ library's, shared with
+/// robjutil): triangles (indices into `p`) go to `out`; false when the polygon is not simple
+/// (the triangles found so far stay).
 fn triangulate(p: &[[f64; 2]], out: &mut Vec<[usize; 3]>) -> bool {
-    let n = p.len();
-    if n < 3 {
-        return false;
-    }
-    let mut order: Vec<usize> = if poly_area(p) > 0.0 {
-        (0..n).collect()
-    } else {
-        (0..n).rev().collect()
-    };
-    let mut nv = n;
-    let mut count = 2 * nv;
-    let mut v = nv - 1;
-    while nv > 2 {
-        if count == 0 {
-            return false;
-        }
-        count -= 1;
-        let u = if v < nv { v } else { 0 };
-        v = if u + 1 < nv { u + 1 } else { 0 };
-        let w = if v + 1 < nv { v + 1 } else { 0 };
-        let r = snip(p, u, v, w, &order[..nv]);
-        if r == Some(true) {
-            out.push([order[u], order[v], order[w]]);
-        }
-        if r != Some(false) {
-            order.remove(v);
-            nv -= 1;
-            count = 2 * nv;
-        }
-    }
-    true
+    clip_ears(p, |a, b, c| out.push([a, b, c]))
 }
 
 /// A failed compilation: what went wrong, and the warnings printed before it.
@@ -599,7 +505,7 @@ mod tests {
         assert_eq!(out.len(), 4);
         let area: f64 = out
             .iter()
-            .map(|t| poly_area(&[l[t[0]], l[t[1]], l[t[2]]]))
+            .map(|t| area(&[l[t[0]], l[t[1]], l[t[2]]]))
             .sum();
         assert!((area - 3.0).abs() < 1e-12);
     }

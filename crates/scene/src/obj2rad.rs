@@ -4,6 +4,7 @@
 //! gets a `texfunc` that interpolates them through `tmesh.cal` (barycentric coordinates in
 //! RADIANCE's form). Materials are the `usemtl` names, else the first group, else `white`.
 
+use crate::objutil::read::resolve;
 use daylit_cal::printf::{command_line, format_g18};
 use daylit_cal::scan::{atof, atoi, is_float};
 use glam::DVec3;
@@ -256,26 +257,10 @@ impl State {
     /// A vertex reference `v/vt/vn`, indices from 1 or negative from the end.
     fn index(&self, w: &str) -> Option<Ndx> {
         let mut parts = w.splitn(3, '/');
-        let resolve = |s: Option<&str>, n: usize| -> Result<Option<usize>, ()> {
-            let i = atoi(s.unwrap_or(""));
-            if i > 0 {
-                if i as usize > n {
-                    return Err(());
-                }
-                Ok(Some(i as usize - 1))
-            } else if i < 0 {
-                let k = n as i64 + i;
-                if k < 0 {
-                    return Err(());
-                }
-                Ok(Some(k as usize))
-            } else {
-                Ok(None)
-            }
-        };
-        let v = resolve(parts.next(), self.v.len()).ok()??;
-        resolve(parts.next(), self.nvt).ok()?;
-        let n = resolve(parts.next(), self.vn.len())
+        let index = |s: Option<&str>, n: usize| resolve(atoi(s.unwrap_or("")), 0, n);
+        let v = index(parts.next(), self.v.len()).ok()??;
+        index(parts.next(), self.nvt).ok()?;
+        let n = index(parts.next(), self.vn.len())
             .ok()?
             .filter(|&k| self.vn[k].length_squared() > FTINY);
         Some(Ndx { v, n })

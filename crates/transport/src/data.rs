@@ -7,6 +7,7 @@
 //! linearly for one division and then tapers harmonically to zero, as RADIANCE does, so that
 //! e.g. a luminaire distribution does not blow up past its last angle.
 
+use daylit_image::words::{without_comments, Words};
 use std::path::Path;
 
 /// Most dimensions a data file may have (RADIANCE's limit).
@@ -226,82 +227,6 @@ pub(crate) fn taper(i: usize, x: f64) -> (f64, f64) {
         (-2.0 * c1, c1)
     } else {
         (i + 1.0 - x, x - i)
-    }
-}
-
-/// `text` with every `#` comment blanked out to its line's end (byte offsets, so line numbers,
-/// are kept).
-pub(crate) fn without_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        match line.find('#') {
-            Some(k) => {
-                out.push_str(&line[..k]);
-                out.extend(std::iter::repeat_n(' ', line.len() - k));
-            }
-            None => out.push_str(line),
-        }
-    }
-    out
-}
-
-/// White-space separated numbers with their line for messages.
-pub(crate) struct Words<'a> {
-    it: std::iter::Peekable<std::str::SplitWhitespace<'a>>,
-    text: &'a str,
-    last: &'a str,
-}
-
-impl<'a> Words<'a> {
-    pub(crate) fn new(text: &'a str) -> Self {
-        Words {
-            it: text.split_whitespace().peekable(),
-            text,
-            last: "",
-        }
-    }
-
-    /// "line N" of the last word read.
-    pub(crate) fn at(&self) -> String {
-        if self.last.is_empty() {
-            return "line 1".into();
-        }
-        let off = self.last.as_ptr() as usize - self.text.as_ptr() as usize;
-        format!("line {}", self.text[..off].matches('\n').count() + 1)
-    }
-
-    fn next(&mut self, what: &str) -> Result<&'a str, String> {
-        match self.it.next() {
-            Some(w) => {
-                self.last = w;
-                Ok(w)
-            }
-            None => Err(format!(
-                "{}: file ends where {what} was expected",
-                self.at()
-            )),
-        }
-    }
-
-    pub(crate) fn real(&mut self, what: &str) -> Result<f64, String> {
-        let w = self.next(what)?;
-        w.parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("{}: expected {what}, found \"{w}\"", self.at()))
-    }
-
-    pub(crate) fn int(&mut self, what: &str) -> Result<usize, String> {
-        let w = self.next(what)?;
-        w.parse::<usize>().map_err(|_| {
-            format!(
-                "{}: expected {what} (a whole number), found \"{w}\"",
-                self.at()
-            )
-        })
     }
 }
 

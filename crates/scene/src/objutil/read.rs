@@ -62,7 +62,7 @@ fn statements(text: &[u8]) -> Vec<(Vec<String>, usize)> {
 
 /// An index of a corner: from 1 past `base` when positive, back from `count` when negative;
 /// zero (absent) is `Ok(None)`, out of range an error.
-fn resolve(i: i64, base: usize, count: usize) -> Result<Option<usize>, ()> {
+pub(crate) fn resolve(i: i64, base: usize, count: usize) -> Result<Option<usize>, ()> {
     if i > 0 {
         let k = i - 1 + base as i64;
         if k >= count as i64 {

@@ -12,7 +12,7 @@ use super::{Corner, ObjScene, FACE_DEGENERATE, FACE_DUPLICATE};
 const EPSILON: f64 = 0.0000000001;
 
 /// Twice the signed area of a 2-D polygon over two, positive when counter-clockwise.
-fn area(p: &[[f64; 2]]) -> f64 {
+pub(crate) fn area(p: &[[f64; 2]]) -> f64 {
     let n = p.len();
     let mut a = 0.0;
     let mut prev = n - 1;
