@@ -503,10 +503,7 @@ mod tests {
         out.clear();
         assert!(triangulate(&l, &mut out));
         assert_eq!(out.len(), 4);
-        let area: f64 = out
-            .iter()
-            .map(|t| area(&[l[t[0]], l[t[1]], l[t[2]]]))
-            .sum();
+        let area: f64 = out.iter().map(|t| area(&[l[t[0]], l[t[1]], l[t[2]]])).sum();
         assert!((area - 3.0).abs() < 1e-12);
     }
 }
