@@ -506,6 +506,29 @@ fn input_format(program: &str, src: &Source, h: &MapHeader, asked: u8) -> anyhow
 
 /// A decoded value (or point or normal) as `-f` says: ascii in `%.{digits}e`/`%.9f`, float
 /// or double.
+/// Decodes the codes in order, `n` of them (all there are when 0; fewer is an error), giving
+/// each code's index and value to `f`.
+fn each_code(
+    program: &str,
+    src: &Source,
+    n: usize,
+    code_at: impl Fn(&Source, usize) -> Option<i32>,
+    mut f: impl FnMut(usize, i32),
+) -> anyhow::Result<()> {
+    let mut k = 0;
+    while n == 0 || k < n {
+        let Some(code) = code_at(src, k) else {
+            if n > 0 {
+                bail!("{program}: {}: unexpected EOF", src.name);
+            }
+            break;
+        };
+        f(k, code);
+        k += 1;
+    }
+    Ok(())
+}
+
 fn put_values(buf: &mut Vec<u8>, v: &[f64], format: u8, ascii: impl Fn(f64) -> String) {
     match format {
         b'f' => v
@@ -642,22 +665,14 @@ pub fn run_depth(args: &[String]) -> anyhow::Result<ExitCode> {
         })?;
         return sink.finish();
     }
-    let mut k = 0;
-    while n == 0 || k < n {
-        let Some(code) = code_at(&src, k) else {
-            if n > 0 {
-                bail!("{P}: {}: unexpected EOF", src.name);
-            }
-            break;
-        };
+    each_code(P, &src, n, code_at, |k, code| {
         let d = codes::code_to_depth(code, dref);
         let (px, py) = match h.res {
             Some(r) => ((k % r.scan_len()) as i64, (k / r.scan_len()) as i64),
             None => (0, 0),
         };
         put(&mut sink.buf, px, py, d);
-        k += 1;
-    }
+    })?;
     sink.finish()
 }
 
@@ -749,17 +764,9 @@ pub fn run_norm(args: &[String]) -> anyhow::Result<ExitCode> {
         })?;
         return sink.finish();
     }
-    let mut k = 0;
-    while n == 0 || k < n {
-        let Some(code) = code_at(&src, k) else {
-            if n > 0 {
-                bail!("{P}: {}: unexpected EOF", src.name);
-            }
-            break;
-        };
+    each_code(P, &src, n, code_at, |_, code| {
         put_values(&mut sink.buf, &codes::decode_direction(code), c.format, f9);
-        k += 1;
-    }
+    })?;
     sink.finish()
 }
 

@@ -153,17 +153,7 @@ pub fn htcontrs(la: f64) -> f64 {
     if la < 1.148e-4 {
         return 1.38e-3;
     }
-    let l = la.log10();
-    let dl = if l < -1.44 {
-        (0.405 * l + 1.6).powf(2.18) - 2.86
-    } else if l < -0.0184 {
-        l - 0.395
-    } else if l < 1.9 {
-        (0.249 * l + 0.65).powf(2.7) - 0.72
-    } else {
-        l - 1.255
-    };
-    (std::f64::consts::LN_10 * dl).exp()
+    threshold_of_log(la.log10())
 }
 
 /// [`htcontrs`] of `exp(b)`, as RADIANCE 6.0a's build evaluates it where it inlines the call
@@ -172,7 +162,11 @@ fn htcontrs_of_brightness(b: f64) -> f64 {
     if b.exp() < 1.148e-4 {
         return 1.38e-3;
     }
-    let l = b * (1.0 / std::f64::consts::LN_10);
+    threshold_of_log(b * (1.0 / std::f64::consts::LN_10))
+}
+
+/// Ferwerda's threshold curve at `l` = log10 of the adaptation luminance (above 1.148e-4).
+fn threshold_of_log(l: f64) -> f64 {
     let dl = if l < -1.44 {
         (0.405 * l + 1.6).powf(2.18) - 2.86
     } else if l < -0.0184 {
