@@ -392,7 +392,7 @@ fn rpict_sequence_errors_name_the_problem() {
     }
 }
 
-/// What daylit cannot trace (BSDF and aBSDF materials as yet, a WGMDfunc part whose modifier
+/// What daylit cannot trace (BSDF files without data, a WGMDfunc part whose modifier
 /// leads to a material) stops every program with its file and
 /// line, and `daylit check` lists all of it.
 #[test]

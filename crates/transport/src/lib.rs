@@ -14,6 +14,7 @@ pub mod ambient;
 pub mod ambient_mis;
 pub mod ashik2;
 pub mod brtdfunc;
+pub mod bsdf;
 pub mod clip;
 pub mod contrib;
 pub mod data;

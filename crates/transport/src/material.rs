@@ -80,6 +80,8 @@ pub enum Material {
     /// `WGMDfunc`: programmable anisotropic Gaussian reflection and transmission
     /// ([`crate::wgmdfunc`]).
     Wgmd(Box<crate::wgmdfunc::Wgmd>),
+    /// `BSDF` and `aBSDF`: scattering from an XML data file ([`crate::bsdf`]).
+    Bsdf(Box<crate::bsdf::BsdfMaterial>),
 }
 
 /// The three "normal" materials (and their anisotropic forms).
@@ -349,6 +351,7 @@ impl Modifiers {
             pictures: HashMap::new(),
             fonts: HashMap::new(),
             spec_pictures: HashMap::new(),
+            bsdfs: HashMap::new(),
         };
         let mut table = Vec::with_capacity(scene.prims.len());
         let mut errors = Vec::new();
@@ -454,6 +457,8 @@ pub(crate) struct Builder<'a> {
     pub(crate) fonts: HashMap<String, Arc<daylit_image::font::Font>>,
     /// Hyperspectral pictures read so far, by name.
     pub(crate) spec_pictures: HashMap<String, Arc<crate::spectral::SpecPicture>>,
+    /// BSDF files read so far, by name.
+    bsdfs: HashMap<String, Arc<daylit_bsdf::Bsdf>>,
 }
 
 impl Builder<'_> {
@@ -547,6 +552,8 @@ impl Builder<'_> {
             PrimType::BrtdFunc => Modifier::Material(self.brtd_material(p)?),
             PrimType::Ashik2 => Modifier::Material(self.ashik_material(p)?),
             PrimType::WgmdFunc => Modifier::Material(self.wgmd_material(p)?),
+            PrimType::Bsdf => Modifier::Material(self.bsdf_material(p, false)?),
+            PrimType::ABsdf => Modifier::Material(self.bsdf_material(p, true)?),
             PrimType::Prism1 | PrimType::Prism2 => {
                 let n = if p.ptype == PrimType::Prism1 { 1 } else { 2 };
                 let file = p.sargs[4 * n].as_str();
@@ -637,6 +644,20 @@ impl Builder<'_> {
         self.cal
             .compile_expr_in(file, text)
             .map_err(|e| format!("expression \"{text}\": {e}"))
+    }
+
+    /// A BSDF file, read once per run however many materials name it.
+    pub(crate) fn bsdf_file(&mut self, name: &str) -> Result<Arc<daylit_bsdf::Bsdf>, String> {
+        if let Some(d) = self.bsdfs.get(name) {
+            return Ok(d.clone());
+        }
+        let path = self
+            .raypath
+            .find(name)
+            .ok_or_else(|| format!("BSDF file \"{name}\" not found in the RAYPATH"))?;
+        let d = Arc::new(daylit_bsdf::Bsdf::load(&path).map_err(|e| e.to_string())?);
+        self.bsdfs.insert(name.to_string(), d.clone());
+        Ok(d)
     }
 
     /// A data array, read once per run however many modifiers name it.

@@ -554,6 +554,7 @@ impl Renderer {
                 Material::Normal { trans, .. } if *trans > 0.0 => return self.raytrans(r, s, ctx),
                 Material::Brtd(b) if b.transparent => return self.raytrans(r, s, ctx),
                 Material::Wgmd(w) if w.transparent => return self.raytrans(r, s, ctx),
+                Material::Bsdf(b) if b.aperture => return self.raytrans(r, s, ctx),
                 _ => return self.lambertian(r, s, ctx),
             }
         }
@@ -579,6 +580,7 @@ impl Renderer {
             Material::Prism(p) => self.shade_prism(r, s, p, ctx),
             Material::Mist(m) => self.shade_mist(r, s, m, pcol, ctx),
             Material::Wgmd(m) => self.shade_wgmd(r, s, m, pcol, pert, ctx),
+            Material::Bsdf(m) => self.shade_bsdf(r, s, m, pcol, pert, ctx),
         }
     }
 
@@ -922,6 +924,7 @@ impl Renderer {
                             ) || matches!(self.mods.material(id), Material::Normal { trans, .. } if *trans > 0.0)
                                 || matches!(self.mods.material(id), Material::Brtd(b) if b.transparent)
                                 || matches!(self.mods.material(id), Material::Wgmd(w) if w.transparent)
+                                || matches!(self.mods.material(id), Material::Bsdf(b) if b.aperture)
                         });
                         if pass_ok || transparent {
                             return self.shade(r, s, sm, ctx);

@@ -403,6 +403,7 @@ impl Renderer {
             match self.mods.material(m) {
                 Material::Brtd(b) => return !b.transparent,
                 Material::Wgmd(w) => return !w.transparent,
+                Material::Bsdf(b) => return !b.aperture,
                 _ => {}
             }
             !matches!(
