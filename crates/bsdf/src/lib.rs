@@ -144,8 +144,7 @@ pub enum Which {
 #[derive(Debug)]
 pub(crate) enum Component {
     Klems(Box<klems::Matrix>),
-    #[allow(dead_code)] // read by the tensor-tree loader to come
-    Tree(tree::Tree),
+    Tree(Box<tree::Tree>),
 }
 
 /// One side's component with RADIANCE's summary numbers.

@@ -159,3 +159,23 @@ fn klems_sawtooth_reflection_back_only() {
 fn klems_clear_glass() {
     check("pyradiance-clear");
 }
+
+#[test]
+fn tensor_tree_blinds_isotropic() {
+    check("pyradiance-blindsT3");
+}
+
+#[test]
+fn tensor_tree_analytic_isotropic() {
+    check("pyradiance-t3");
+}
+
+#[test]
+fn tensor_tree_radiance_test_file() {
+    check("rad-testBSDF");
+}
+
+#[test]
+fn tensor_tree_anisotropic() {
+    check("rad-aniso-t4");
+}

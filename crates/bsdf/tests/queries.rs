@@ -253,3 +253,37 @@ fn text_before_the_declaration_is_skipped() {
     assert_eq!(l1, l0 + 2, "{e0} / {e1}");
     assert!(!e1.contains(" at "), "no position of roxmltree's own: {e1}");
 }
+
+#[test]
+fn bad_tensor_trees_are_located_errors() {
+    let good = data("rad-testBSDF.xml.gz");
+    let line_of = |pat: &str| good.lines().position(|l| l.contains(pat)).unwrap() + 1;
+    // Seven values in a grid of a 3-D tree (needs 1, 8, 64 ...).
+    let e = err(&good.replacen("{ 3.225000e+01 }", "{ 3.225000e+01 1 2 3 4 5 6 }", 1));
+    assert!(e.contains("illegal value count in tensor tree: 7"), "{e}");
+    assert!(
+        e.starts_with(&format!("t.xml: line {}:", line_of("{ 3.225000e+01 }"))),
+        "{e}"
+    );
+    let e = err(&good.replacen("{ 2.200000e+01 }", "{ 2.2x }", 1));
+    assert!(
+        e.contains("expected a number in tensor tree, found '2.2x'"),
+        "{e}"
+    );
+    assert!(
+        e.starts_with(&format!("t.xml: line {}:", line_of("{ 2.200000e+01 }"))),
+        "{e}"
+    );
+    let e = err(&good.replacen("{ 0.000000e+00 }\n}", "{ 0.000000e+00 }\n} }", 1));
+    assert!(
+        e.contains("extra characters at the end of the tensor tree"),
+        "{e}"
+    );
+    let e = err(&good.replacen("LBNL/Shirley-Chiu", "LBNL/Klems Full", 1));
+    assert!(
+        e.contains("unsupported tensor-tree angle basis 'LBNL/Klems Full'"),
+        "{e}"
+    );
+    let b = Bsdf::from_str(&good, "t.xml").unwrap();
+    assert!(b.is_tree() && b.klems(daylit_bsdf::Which::ReflectionFront).is_err());
+}

@@ -337,16 +337,18 @@ fn with(cols: usize, rows: Option<usize>) -> ReadOptions {
 /// The T, D and sky operands of the 3-phase form, sizes checked.
 fn transmission_daylight_sky(req: &Request) -> anyhow::Result<(Matrix, Matrix, Matrix)> {
     let (t_spec, d_spec) = (&req.operands[1], &req.operands[2]);
-    if t_spec.to_ascii_lowercase().ends_with(".xml") && !t_spec.starts_with('!') {
-        bail!("{t_spec}: BSDF XML files are not supported yet (give the transmission as a matrix file)");
-    }
     let (sky_bytes, sky_name) = sky_input(req)?;
     let sky = load(&sky_bytes, sky_name, &sky_options(req))?;
-    let t = load(
-        &input(Some(t_spec))?,
-        t_spec,
-        &ReadOptions::default().with_ncomp(3),
-    )?;
+    // A BSDF XML file gives its transmission matrix, as RADIANCE's cm_loadBTDF makes it.
+    let t = if crate::input::is_bsdf_xml(t_spec) {
+        crate::input::bsdf_matrix("dctimestep", t_spec, daylit_bsdf::Which::Transmission)?
+    } else {
+        load(
+            &input(Some(t_spec))?,
+            t_spec,
+            &ReadOptions::default().with_ncomp(3),
+        )?
+    };
     let d = load(
         &input(Some(d_spec))?,
         d_spec,

@@ -82,3 +82,30 @@ pub fn expand_arguments(program: &str, args: &[String]) -> anyhow::Result<Vec<St
     }
     Ok(out)
 }
+
+/// Whether RADIANCE's matrix programs read operand `spec` as a BSDF: a file (not `!command`)
+/// whose name ends in `.xml`, in any case.
+pub fn is_bsdf_xml(spec: &str) -> bool {
+    !spec.starts_with('!')
+        && spec.len() > 4
+        && spec.is_char_boundary(spec.len() - 4)
+        && spec[spec.len() - 4..].eq_ignore_ascii_case(".xml")
+}
+
+/// The matrix RADIANCE's `rmtxop` and `dctimestep` make of a Klems BSDF XML file
+/// (`cm_loadBTDF`, `cm_loadBRDF`): exiting × incident patches, RGB, each element the BSDF times
+/// the incident patch's projected solid angle.
+pub fn bsdf_matrix(
+    program: &str,
+    path: &str,
+    which: daylit_bsdf::Which,
+) -> anyhow::Result<daylit_matrix::Matrix> {
+    let bsdf = daylit_bsdf::Bsdf::load(std::path::Path::new(path))
+        .map_err(|e| anyhow::anyhow!("{program}: {e}"))?;
+    let k = bsdf
+        .klems(which)
+        .map_err(|e| anyhow::anyhow!("{program}: {e}"))?;
+    let data = k.data.iter().flatten().copied().collect();
+    daylit_matrix::Matrix::new(k.rows, k.cols, 3, data)
+        .map_err(|e| anyhow::anyhow!("{program}: {path}: {e}"))
+}

@@ -7,8 +7,9 @@
 //! changes the last bits. RGBE pictures are read as matrices (a row per scanline from the
 //! top, the exposure undone). The result goes to standard output in the lowest type among the
 //! inputs (picture < float < ascii < double; double written as float, as RADIANCE keeps
-//! floats) or as `-f{a|f|d|c}` says (`-fc`: a picture of one or three components). BSDF XML
-//! inputs are refused by name.
+//! floats) or as `-f{a|f|d|c}` says (`-fc`: a picture of one or three components). A file
+//! named `*.xml` is a Klems BSDF: its transmission matrix, or with `-rf`/`-rb` before it its
+//! front/back reflection matrix, as RADIANCE makes them (ascii).
 
 use anyhow::{bail, Context};
 use daylit_matrix::{self as mx, ops, Format, HeaderMode, Matrix, ReadOptions};
@@ -16,7 +17,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: rmtxop [-v][-f{adf}][-t][-s sf .. | -c ce ..|-c RGBXYZA] m1 [.+*/] .. > mres";
+    "usage: rmtxop [-v][-f{adf}][-t][-s sf .. | -c ce ..|-c RGBXYZA][-rf|-rb] m1 [.+*/] .. > mres";
 
 /// Changes applied to a matrix as it is loaded (or to the result).
 #[derive(Default)]
@@ -25,6 +26,8 @@ struct PreOp {
     scale: Vec<f64>,
     numbers: Vec<f64>,
     symbols: Option<String>,
+    /// The matrix of a BSDF XML operand (`-rf`, `-rb`; transmission by default).
+    bsdf: Option<daylit_bsdf::Which>,
 }
 
 /// One matrix of the command line and the operation joining it to the next.
@@ -154,9 +157,13 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                         i += pending.numbers.len();
                     }
                 },
-                b'r' => bail!(
-                    "rmtxop: {a}: BSDF reflection matrices (XML) are not supported by daylit yet"
-                ),
+                b'r' => {
+                    pending.bsdf = Some(match b.get(2) {
+                        Some(b'f') => daylit_bsdf::Which::ReflectionFront,
+                        Some(b'b') => daylit_bsdf::Which::ReflectionBack,
+                        _ => bail!("rmtxop: bad reflection option {a} ({USAGE})"),
+                    })
+                }
                 _ => bail!("rmtxop: unknown operation '{a}' ({USAGE})"),
             }
         }
@@ -173,7 +180,15 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     let mut loaded = Vec::with_capacity(operands.len());
     for o in &operands {
-        let mut l = load(&o.spec)?;
+        let which = o.pre.bsdf.unwrap_or(daylit_bsdf::Which::Transmission);
+        let mut l = if crate::input::is_bsdf_xml(&o.spec) {
+            Loaded {
+                m: crate::input::bsdf_matrix("rmtxop", &o.spec, which)?,
+                format: DataType::Ascii,
+            }
+        } else {
+            load(&o.spec)?
+        };
         apply(&mut l.m, &o.pre, &o.spec, verbose)?;
         loaded.push(l);
     }
@@ -219,8 +234,8 @@ fn load(spec: &str) -> anyhow::Result<Loaded> {
     let (name, bytes) = crate::input::read_operand("rmtxop", spec)?;
     let head = &bytes[..bytes.len().min(4096)];
     let text = String::from_utf8_lossy(head);
-    if text.trim_start().starts_with("<?xml") || spec.to_ascii_lowercase().ends_with(".xml") {
-        bail!("rmtxop: {name}: BSDF XML input is not supported by daylit yet");
+    if text.trim_start().starts_with("<?xml") {
+        bail!("rmtxop: {name}: XML is read as a BSDF only from a file named *.xml");
     }
     if text.contains("FORMAT=32-bit_rle_rgbe") {
         return from_picture(&bytes, &name);

@@ -131,7 +131,7 @@ fn bad_commands_fail_with_a_message_and_no_output() {
             "-c must have N x 3 coefficients",
         ),
         (&["missing.mtx"], "missing.mtx: cannot open"),
-        (&["-rf", "glazing.xml"], "not supported"),
+        (&["-rf", "glazing.xml"], "glazing.xml: cannot read"),
     ];
     for (args, want) in cases {
         let o = rmtxop(dir.path(), &exe, args);

@@ -10,6 +10,9 @@ For each tests/data/NAME.xml.gz it writes tests/golden/NAME.txt.gz with lines
     eval  theta_in phi_in theta_out phi_out X Y Z      (SDevalBSDF, degrees, CIE XYZ)
     hemi  theta phi flags value                        (SDdirectHemi)
     size  theta phi min max                            (SDsizeBSDF, SDqueryMin+SDqueryMax)
+The inputs are real files (genBSDF, WINDOW, bsdf2klems, bsdf2ttree outputs from pyradiance's,
+frads' and RADIANCE's test data), but rad-aniso-t4 was made here with RADIANCE 6.0a, as
+    bsdf2ttree -t4 -g 4 -e 'aniso(ix,iy,iz,ox,oy,oz)=if(iz*oz,0.05+0.3*exp(-12*((ox+ix)*(ox+ix)+2*(oy+iy)*(oy+iy)))+0.2*(1+ox),0.04+0.5*exp(-8*((ox+ix)*(ox+ix)+(oy-iy)*(oy-iy))));' aniso
 Directions are pyradiance's: (sin t cos p, sin t sin p, cos t), both pointing away from the
 surface, theta > 90 on the back side.
 """
