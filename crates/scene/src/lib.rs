@@ -27,6 +27,8 @@ pub mod load;
 pub mod obj;
 pub mod obj2mesh;
 pub mod obj2rad;
+pub mod mgf;
+pub mod mgf2rad;
 pub mod objutil;
 pub mod octree;
 pub mod parse;
