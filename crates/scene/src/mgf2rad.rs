@@ -108,11 +108,7 @@ pub fn mgf2rad(
                 let _ = writeln!(t.scene, "## {program} {f} ##############################");
                 st.load(&mut t, Input::File(&f))?;
                 if st.unknown > 0 {
-                    let _ = writeln!(
-                        t.scene,
-                        "## {program} {f}: {} unknown entities",
-                        st.unknown
-                    );
+                    let _ = writeln!(t.scene, "## {program} {f}: {} unknown entities", st.unknown);
                 }
             }
         }
@@ -151,7 +147,12 @@ fn f6(v: f64) -> String {
 }
 
 fn rgb6(c: [f32; 3]) -> String {
-    format!("{} {} {}", f6(c[0] as f64), f6(c[1] as f64), f6(c[2] as f64))
+    format!(
+        "{} {} {}",
+        f6(c[0] as f64),
+        f6(c[1] as f64),
+        f6(c[2] as f64)
+    )
 }
 
 /// The XYZ to RGB matrix of RADIANCE's primaries, in the single precision it is kept in.
@@ -183,7 +184,8 @@ fn cie_rgb(xyz: [f32; 3]) -> [f32; 3] {
     let mut clipped = false;
     for &v in &c {
         if v < 0.0 {
-            vv = vv.min((0.0 - grey as f64) / (v as f64 - grey as f64));
+            // In single precision, as RADIANCE's colours are.
+            vv = vv.min(((0.0f32 - grey) / (v - grey)) as f64);
             clipped = true;
         }
     }
@@ -260,8 +262,7 @@ impl Translator {
         clr.fix_eff();
         let cend = clr.ssamp.iter().rev().take_while(|&&s| s == 0).count();
         let dflt_eff = Color::default().eff;
-        let mult =
-            ((CNSS as f32 * dflt_eff) / (clr.ssum as f32 * clr.eff)) as f64;
+        let mult = ((CNSS as f32 * dflt_eff) / (clr.ssum as f32 * clr.eff)) as f64;
         let out = self.mat_out();
         let _ = write!(
             out,
@@ -305,7 +306,12 @@ impl Translator {
             let out = self.mat_out();
             match glow {
                 Some(g) => {
-                    let _ = write!(out, "\n{pname} glow {mname}\n0\n0\n4 {} {}\n", rgb6(rgb), f6(g));
+                    let _ = write!(
+                        out,
+                        "\n{pname} glow {mname}\n0\n0\n4 {} {}\n",
+                        rgb6(rgb),
+                        f6(g)
+                    );
                 }
                 None => {
                     let _ = write!(out, "\n{pname} light {mname}\n0\n0\n3 {}\n", rgb6(rgb));
@@ -446,7 +452,10 @@ impl Translator {
             (add(rgb, cvtcolor(&mut m.rd_c, m.rd as f64)), p)
         } else {
             let a = cvtcolor(&mut m.rd_c, m.rd as f64);
-            (add(a, cvtcolor(&mut m.rs_c, m.rs as f64)), "void".to_string())
+            (
+                add(a, cvtcolor(&mut m.rs_c, m.rs as f64)),
+                "void".to_string(),
+            )
         };
         let _ = write!(
             self.mat_out(),
@@ -545,7 +554,11 @@ impl Translator {
         }
         let n = self.next("f");
         let name = Self::object(st);
-        let _ = write!(self.scene, "\n{mat} polygon {name}f{n}\n0\n0\n{}\n", 3 * (ac - 1));
+        let _ = write!(
+            self.scene,
+            "\n{mat} polygon {name}f{n}\n0\n0\n{}\n",
+            3 * (ac - 1)
+        );
         for p in pts {
             putv(&mut self.scene, p);
         }
@@ -557,15 +570,21 @@ impl Translator {
         if rev {
             v.swap(0, 2);
         }
-        let p: Vec<DVec3> = v.iter().map(|c| DVec3::from_array(st.xf_point(c.p))).collect();
+        let p: Vec<DVec3> = v
+            .iter()
+            .map(|c| DVec3::from_array(st.xf_point(c.p)))
+            .collect();
         let Some((ax, tm)) = barycentric(p[0], p[1], p[2]) else {
             return;
         };
-        let _ = write!(self.scene, "\n{mat} texfunc Phong\n4 dx dy dz tmesh.cal\n0\n");
+        let _ = write!(
+            self.scene,
+            "\n{mat} texfunc Phong\n4 dx dy dz tmesh.cal\n0\n"
+        );
         let n: Vec<[f64; 3]> = v.iter().map(|c| st.xf_rotate(c.n)).collect();
         let _ = writeln!(self.scene, "10\t{ax}");
-        for i in 0..3 {
-            let (a, b, c) = (n[0][i] - n[2][i], n[1][i] - n[2][i], n[2][i]);
+        for ((n0, n1), n2) in n[0].iter().zip(n[1]).zip(n[2]) {
+            let (a, b, c) = (n0 - n2, n1 - n2, n2);
             let _ = writeln!(
                 self.scene,
                 "{:14.8} {:14.8} {:14.8}",
@@ -586,7 +605,10 @@ impl Translator {
         if daylit_cal::scan::is_float(w.as_bytes()) {
             Ok(atof(w))
         } else {
-            Err(err(Code::ArgType, format!("expected a number, found \"{w}\"")))
+            Err(err(
+                Code::ArgType,
+                format!("expected a number, found \"{w}\""),
+            ))
         }
     }
 
@@ -642,7 +664,10 @@ impl Translator {
 
     fn sphere(&mut self, st: &mut State, av: &[String]) -> Result<(), MgErr> {
         if av.len() != 3 {
-            return Err(err(Code::ArgCount, "sph takes a centre vertex and a radius"));
+            return Err(err(
+                Code::ArgCount,
+                "sph takes a centre vertex and a radius",
+            ));
         }
         let r = Self::number(&av[2])?;
         let c = st.xf_point(st.need_vertex(&av[1])?.p);
@@ -664,7 +689,10 @@ impl Translator {
 
     fn ring(&mut self, st: &mut State, av: &[String]) -> Result<(), MgErr> {
         if av.len() != 4 {
-            return Err(err(Code::ArgCount, "ring takes a centre vertex and two radii"));
+            return Err(err(
+                Code::ArgCount,
+                "ring takes a centre vertex and two radii",
+            ));
         }
         let (r1, r2) = (Self::number(&av[2])?, Self::number(&av[3])?);
         let v = st.need_vertex(&av[1])?.clone();

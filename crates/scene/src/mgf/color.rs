@@ -4,6 +4,9 @@
 //! demand, and mixed. The random numbers are glibc's unseeded `drand48`, drawn in the order
 //! RADIANCE draws them, so the samples (and the colours made from them) come out as RADIANCE's.
 
+// Spectra, the observer's tables and the mixtures run in step, sample by sample.
+#![allow(clippy::needless_range_loop)]
+
 /// Number of spectral samples.
 pub const CNSS: usize = 41;
 /// First sample's wavelength (nm).
@@ -35,7 +38,7 @@ pub struct Drand48(u64);
 
 impl Drand48 {
     /// The next number in [0, 1).
-    pub fn next(&mut self) -> f64 {
+    pub fn draw(&mut self) -> f64 {
         self.0 = self.0.wrapping_mul(0x5_DEEC_E66D).wrapping_add(0xB) & ((1 << 48) - 1);
         self.0 as f64 / (1u64 << 48) as f64
     }
@@ -127,8 +130,8 @@ const YP: [i16; CNSS] = [
 ];
 const ZP: [i16; CNSS] = [
     4051, 4054, 4052, 4053, 4054, 4056, 4059, 4064, 4071, 4074, 4056, 3967, 3677, 2933, 1492, 313,
-    -440, -795, -904, -918, -898, -884, -869, -863, -855, -855, -851, -848, -847, -846, -846,
-    -846, -845, -846, -843, -845, -845, -845, -845, -845, -845,
+    -440, -795, -904, -918, -898, -884, -869, -863, -855, -855, -851, -848, -847, -846, -846, -846,
+    -845, -846, -843, -845, -845, -845, -845, -845, -845,
 ];
 
 /// C's conversion of a double to `short`: toward zero.
@@ -189,8 +192,9 @@ impl Color {
             self.eff = (CLPWM * y / (self.ssum as f64 + 0.0001)) as f32;
         } else {
             let (cx, cy) = (self.cx as f64, self.cy as f64);
-            self.eff = (cx * X31.eff as f64 + cy * Y31.eff as f64 + (1.0 - cx - cy) * Z31.eff as f64)
-                as f32;
+            self.eff = (cx * X31.eff as f64
+                + cy * Y31.eff as f64
+                + (1.0 - cx - cy) * Z31.eff as f64) as f32;
         }
         self.flags |= SEFF;
     }
@@ -205,7 +209,7 @@ impl Color {
         let z = 1.0 - x - y;
         self.ssum = 0;
         for i in 0..CNSS {
-            let v = to_short(x * XP[i] as f64 + y * YP[i] as f64 + z * ZP[i] as f64 + rng.next());
+            let v = to_short(x * XP[i] as f64 + y * YP[i] as f64 + z * ZP[i] as f64 + rng.draw());
             self.ssamp[i] = v.max(0);
             self.ssum += self.ssamp[i] as i64;
         }
@@ -291,10 +295,12 @@ impl Color {
             }
             let at = |k: usize| va.get(k).copied().unwrap_or(0.0) as f64;
             self.ssamp[i] = if wl + 0.01 >= wl0 && wl - 0.01 <= wl0 {
-                to_short(scale * at(pos) + rng.next())
+                to_short(scale * at(pos) + rng.draw())
             } else {
-                let r = rng.next();
-                to_short(r + scale / wlstep * (at(pos) * (wl0 + wlstep - wl) + at(pos + 1) * (wl - wl0)))
+                let r = rng.draw();
+                to_short(
+                    r + scale / wlstep * (at(pos) * (wl0 + wlstep - wl) + at(pos + 1) * (wl - wl0)),
+                )
             };
             self.ssum += self.ssamp[i] as i64;
         }
@@ -316,7 +322,7 @@ impl Color {
         self.ssum = 0;
         for i in 0..CNSS {
             let wl = (CMINWL + i as i32 * CWLI) as f64 * 1e-9;
-            self.ssamp[i] = to_short(sf * planck(wl) + rng.next());
+            self.ssamp[i] = to_short(sf * planck(wl) + rng.draw());
             self.ssum += self.ssamp[i] as i64;
         }
         self.flags = DSPEC | SSPEC;
@@ -351,9 +357,7 @@ pub fn equivalent(c1: &Color, c2: &Color) -> bool {
         return true;
     }
     let thresh = (CMAXV as i64 / 200) * (c1.ssum + c2.ssum);
-    (0..CNSS).all(|i| {
-        (c1.ssamp[i] as i64 * c2.ssum - c2.ssamp[i] as i64 * c1.ssum).abs() <= thresh
-    })
+    (0..CNSS).all(|i| (c1.ssamp[i] as i64 * c2.ssum - c2.ssamp[i] as i64 * c1.ssum).abs() <= thresh)
 }
 
 /// Mixes `w1` of `c1` with `w2` of `c2` (weights as relative luminances): by spectrum where
@@ -392,7 +396,7 @@ pub fn mix(w1: f64, c1: &mut Color, w2: f64, c2: &mut Color, rng: &mut Drand48) 
         res.spectrum_name = c1.spectrum_name.clone();
         res.ssum = 0;
         for i in 0..CNSS {
-            res.ssamp[i] = to_short(scale * cmix[i] as f64 + rng.next());
+            res.ssamp[i] = to_short(scale * cmix[i] as f64 + rng.draw());
             res.ssum += res.ssamp[i] as i64;
         }
         res.flags = DSPEC | SSPEC;
@@ -442,7 +446,10 @@ mod tests {
         assert!(c.set_temperature(2700.0, &mut rng));
         let (x, y) = c.xy();
         // Planckian locus at 2700 K: about (0.46, 0.41).
-        assert!((x - 0.46).abs() < 0.01 && (y - 0.41).abs() < 0.01, "{x} {y}");
+        assert!(
+            (x - 0.46).abs() < 0.01 && (y - 0.41).abs() < 0.01,
+            "{x} {y}"
+        );
         assert!(!c.set_temperature(900.0, &mut rng));
     }
 }

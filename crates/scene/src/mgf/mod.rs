@@ -107,14 +107,12 @@ pub struct MgfError {
 
 impl fmt::Display for MgfError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: {}: {}",
-            self.file,
-            self.line,
-            self.error.code.message(),
-            self.error.detail
-        )?;
+        if self.line > 0 {
+            write!(f, "{}:{}: ", self.file, self.line)?;
+        } else {
+            write!(f, "{}: ", self.file)?;
+        }
+        write!(f, "{}: {}", self.error.code.message(), self.error.detail)?;
         if !self.text.is_empty() {
             write!(f, " (in \"{}\")", self.text)?;
         }
@@ -273,7 +271,10 @@ impl<T: Clocked> Named<T> {
     /// or (`name =` [template]) defined anew.
     fn entity(&mut self, what: &str, av: &[String]) -> Result<(), MgErr> {
         if av.len() > 4 {
-            return Err(err(Code::ArgCount, format!("{} takes at most 3 arguments", av[0])));
+            return Err(err(
+                Code::ArgCount,
+                format!("{} takes at most 3 arguments", av[0]),
+            ));
         }
         if av.len() == 1 {
             self.unnamed = T::default();
@@ -290,7 +291,10 @@ impl<T: Clocked> Named<T> {
         self.current = Some(slot);
         if av.len() == 2 || (av.len() == 4 && av[1] == av[3]) {
             if self.items[slot].1.is_none() {
-                return Err(err(Code::Undefined, format!("no {what} named \"{}\"", av[1])));
+                return Err(err(
+                    Code::Undefined,
+                    format!("no {what} named \"{}\"", av[1]),
+                ));
             }
             return Ok(());
         }
@@ -323,7 +327,9 @@ impl<T: Clocked> Named<T> {
 /// RADIANCE's `isname`: leading underscores, then a letter, then visible characters.
 fn is_name(s: &str) -> bool {
     let t = s.trim_start_matches('_');
-    t.as_bytes().first().is_some_and(|b| b.is_ascii_alphabetic())
+    t.as_bytes()
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic())
         && t.bytes().all(|b| b.is_ascii_graphic())
 }
 
@@ -743,13 +749,16 @@ impl State {
                 let t = num(&av[1], "the temperature")?;
                 let c = &mut self.colors.cur_mut().value;
                 if !c.set_temperature(t, &mut self.rng) {
-                    return Err(err(Code::Illegal, "colour temperature must be at least 1000 K"));
+                    return Err(err(
+                        Code::Illegal,
+                        "colour temperature must be at least 1000 K",
+                    ));
                 }
                 c.spectrum_name = name;
             }
             _ => {
                 // cmix w1 c1 w2 c2 …
-                if av.len() < 5 || (av.len() - 1) % 2 != 0 {
+                if av.len() < 5 || !(av.len() - 1).is_multiple_of(2) {
                     return Err(err(
                         Code::ArgCount,
                         "cmix takes pairs of a weight and a colour, at least two",
@@ -758,15 +767,24 @@ impl State {
                 let mut wsum = num(&av[1], "a weight")?;
                 let first = self.colors.get(&av[2]).map(|c| c.value.clone());
                 let Some(mut mixed) = first else {
-                    return Err(err(Code::Undefined, format!("no color named \"{}\"", av[2])));
+                    return Err(err(
+                        Code::Undefined,
+                        format!("no color named \"{}\"", av[2]),
+                    ));
                 };
                 for pair in av[3..].chunks(2) {
                     let w = num(&pair[0], "a weight")?;
                     let Some(&slot) = self.colors.index.get(&pair[1]) else {
-                        return Err(err(Code::Undefined, format!("no color named \"{}\"", pair[1])));
+                        return Err(err(
+                            Code::Undefined,
+                            format!("no color named \"{}\"", pair[1]),
+                        ));
                     };
                     let Some(other) = self.colors.items[slot].1.as_mut() else {
-                        return Err(err(Code::Undefined, format!("no color named \"{}\"", pair[1])));
+                        return Err(err(
+                            Code::Undefined,
+                            format!("no color named \"{}\"", pair[1]),
+                        ));
                     };
                     mixed = color::mix(wsum, &mut mixed, w, &mut other.value, &mut self.rng);
                     wsum += w;
@@ -802,7 +820,10 @@ impl State {
             "sides" => {
                 args(1, "1 or 2")?;
                 if !xf::is_int(&av[1]) {
-                    return Err(err(Code::ArgType, format!("sides must be 1 or 2, found \"{}\"", av[1])));
+                    return Err(err(
+                        Code::ArgType,
+                        format!("sides must be 1 or 2, found \"{}\"", av[1]),
+                    ));
                 }
                 match atoi(&av[1]) {
                     1 => m.sided = true,
@@ -872,11 +893,7 @@ impl State {
         if av.len() != 4 {
             return Err(err(Code::ArgCount, format!("{} takes x, y and z", av[0])));
         }
-        let v = [
-            num(&av[1], "x")?,
-            num(&av[2], "y")?,
-            num(&av[3], "z")?,
-        ];
+        let v = [num(&av[1], "x")?, num(&av[2], "y")?, num(&av[3], "z")?];
         let cur = self.vertices.cur_mut();
         if av[0] == "p" {
             cur.value.p = v;
@@ -931,7 +948,10 @@ impl State {
                     let name = arr.name();
                     let f = self.files.last_mut().expect("open file");
                     if start.fid != f.fid {
-                        return Err(err(Code::Seek, "an array must end in the file it starts in"));
+                        return Err(err(
+                            Code::Seek,
+                            "an array must end in the file it starts in",
+                        ));
                     }
                     if start.lineno != f.lineno {
                         if !f.seekable {
@@ -968,7 +988,10 @@ impl State {
                 }
             }
             if dims.len() > 8 {
-                return Err(err(Code::ArgType, "an xf may make arrays of at most 8 dimensions"));
+                return Err(err(
+                    Code::ArgType,
+                    "an xf may make arrays of at most 8 dimensions",
+                ));
             }
             let array = if dims.is_empty() {
                 None
@@ -1055,7 +1078,12 @@ impl State {
         r
     }
 
-    fn include_body(&mut self, h: &mut dyn Handler, av: &[String], depth: usize) -> Result<(), Fail> {
+    fn include_body(
+        &mut self,
+        h: &mut dyn Handler,
+        av: &[String],
+        depth: usize,
+    ) -> Result<(), Fail> {
         if av.len() > 2 {
             let mut x = vec!["xf".to_string()];
             x.extend(av[2..].iter().cloned());
@@ -1070,7 +1098,11 @@ impl State {
                 return Ok(());
             }
             if self.xfs.len() < depth || av.len() == 2 {
-                return Err(err(Code::Include, format!("{}: its xf contexts do not balance", av[1])).into());
+                return Err(err(
+                    Code::Include,
+                    format!("{}: its xf contexts do not balance", av[1]),
+                )
+                .into());
             }
         }
     }
@@ -1085,7 +1117,11 @@ impl State {
         while i < ac {
             if av[i].starts_with('-') {
                 if i < 4 {
-                    return Err(err(Code::ArgCount, "fh needs at least 3 outline vertices before a hole").into());
+                    return Err(err(
+                        Code::ArgCount,
+                        "fh needs at least 3 outline vertices before a hole",
+                    )
+                    .into());
                 }
                 if i >= ac - 1 {
                     break;
@@ -1098,7 +1134,9 @@ impl State {
                     j += 1;
                 }
                 if j - i < 3 {
-                    return Err(err(Code::ArgCount, "each hole of fh needs at least 3 vertices").into());
+                    return Err(
+                        err(Code::ArgCount, "each hole of fh needs at least 3 vertices").into(),
+                    );
                 }
                 out.push(av[j].clone());
             } else {
@@ -1118,7 +1156,11 @@ impl State {
     fn prism(&mut self, h: &mut dyn Handler, av: &[String]) -> Result<(), Fail> {
         let ac = av.len();
         if ac < 5 {
-            return Err(err(Code::ArgCount, "prism takes at least 3 vertices and a length").into());
+            return Err(err(
+                Code::ArgCount,
+                "prism takes at least 3 vertices and a length",
+            )
+            .into());
         }
         let length = num(&av[ac - 1], "the prism's length")?;
         if length.abs() <= FTINY {
@@ -1191,7 +1233,11 @@ impl State {
         }
         let cv = self.need_vertex(&av[1])?.clone();
         if DVec3::from_array(cv.n).length_squared() <= FTINY * FTINY {
-            return Err(err(Code::Illegal, format!("torus centre \"{}\" needs a normal", av[1])).into());
+            return Err(err(
+                Code::Illegal,
+                format!("torus centre \"{}\" needs a normal", av[1]),
+            )
+            .into());
         }
         let mut minrad = num(&av[2], "the inner radius")?;
         if minrad.abs() <= FTINY {
@@ -1213,7 +1259,8 @@ impl State {
             return Err(err(Code::Illegal, "torus inner radius must be below the outer").into());
         }
         let half = 0.5 * (maxrad - minrad);
-        let along = |s: f64| -> Vec<String> { (0..3).map(|j| g12(cv.p[j] + s * cv.n[j])).collect() };
+        let along =
+            |s: f64| -> Vec<String> { (0..3).map(|j| g12(cv.p[j] + s * cv.n[j])).collect() };
         self.make(h, &["v", "_tv2", "=", &av[1]])?;
         let p = along(half * sgn);
         self.make(h, &["p", &p[0], &p[1], &p[2]])?;

