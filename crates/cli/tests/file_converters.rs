@@ -874,7 +874,8 @@ fn robjutil_matches_radiance() {
 #[test]
 fn mgf2rad_matches_radiance() {
     let (cases, inputs) = run_cases("mgf2rad", "mgf2rad");
-    for c in &cases {
+    // iesrun.mgf runs ies2rad: mgf2rad_runs_ies2rad_as_radiance_s.
+    for c in cases.iter().filter(|c| c.line != "iesrun.mgf") {
         if !exit_code_agrees("mgf2rad", c) {
             assert!(
                 c.got.stdout.is_empty(),
@@ -1026,4 +1027,48 @@ fn mgf2rad_blinds_trace_as_radiance_s() {
         }
     }
     assert!(hits >= 5, "only {hits} rays hit the blinds");
+}
+
+/// An `ies` entity whose luminaire is not converted yet runs `ies2rad` (daylit's, by its
+/// RADIANCE name on the PATH) with the entity's `-m`, and places the result by `!xform` with
+/// the object name and the transforms around it: the scene text and the `.rad` and `.dat`
+/// files ies2rad writes, byte for byte as RADIANCE's (tests/golden/mgf2rad, case iesrun.mgf).
+#[test]
+fn mgf2rad_runs_ies2rad_as_radiance_s() {
+    let here = golden("mgf2rad");
+    let cases = std::fs::read_to_string(here.join("cases.txt")).unwrap();
+    let n = cases.lines().position(|l| l == "iesrun.mgf").unwrap() + 1;
+    let work = tempfile::tempdir().unwrap();
+    for (rel, bytes) in files_under(&here.join("inputs")) {
+        let to = work.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, bytes).unwrap();
+    }
+    let bin = tempfile::tempdir().unwrap();
+    for prog in ["mgf2rad", "ies2rad"] {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), bin.path().join(prog)).unwrap();
+    }
+    let out = Command::new("mgf2rad")
+        .arg("iesrun.mgf")
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = std::fs::read(here.join("out").join(n.to_string())).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&want)
+    );
+    for f in ["examp1.rad", "examp1.dat"] {
+        let want = std::fs::read(here.join(format!("out/{n}.d/{f}"))).unwrap();
+        assert!(
+            std::fs::read(work.path().join(f)).unwrap() == want,
+            "{f} differs"
+        );
+    }
 }
