@@ -102,10 +102,7 @@ pub fn parse(args: &[String]) -> (Mat4, f64, usize) {
             }
             (Some(b'i'), None, _) if args.get(i + 1).is_some_and(|w| is_int(w)) => {
                 // What came before is applied its count; a new block starts.
-                for _ in 0..count.max(0) {
-                    total = mult(&total, &block);
-                    total_sca *= block_sca;
-                }
+                repeat(&mut total, &mut total_sca, &block, block_sca, count);
                 count = atoi(&args[i + 1]);
                 block = IDENT;
                 block_sca = 1.0;
@@ -117,11 +114,30 @@ pub fn parse(args: &[String]) -> (Mat4, f64, usize) {
         block = mult(&block, &m);
         i += 1;
     }
-    for _ in 0..count.max(0) {
-        total = mult(&total, &block);
-        total_sca *= block_sca;
-    }
+    repeat(&mut total, &mut total_sca, &block, block_sca, count);
     (total, total_sca, i)
+}
+
+/// `total` followed by `block` `count` times: one product at a time as RADIANCE multiplies
+/// (so the rounding is its), by repeated squaring for counts too large to loop over.
+fn repeat(total: &mut Mat4, sca: &mut f64, block: &Mat4, block_sca: f64, count: i64) {
+    if count <= 10_000 {
+        for _ in 0..count.max(0) {
+            *total = mult(total, block);
+            *sca *= block_sca;
+        }
+        return;
+    }
+    let (mut base, mut base_sca, mut n) = (*block, block_sca, count as u64);
+    while n > 0 {
+        if n & 1 == 1 {
+            *total = mult(total, &base);
+            *sca *= base_sca;
+        }
+        base = mult(&base, &base);
+        base_sca *= base_sca;
+        n >>= 1;
+    }
 }
 
 #[cfg(test)]
