@@ -21,6 +21,7 @@ mod ies2rad;
 mod input;
 mod install_links;
 mod live;
+mod mgf2rad;
 mod mkillum;
 mod obj2mesh;
 mod obj2rad;
@@ -112,6 +113,7 @@ const MULTICALL: &[&str] = &[
     "ra_ppm",
     "xform",
     "obj2rad",
+    "mgf2rad",
     "obj2mesh",
     "robjutil",
     "ra_xyze",
@@ -312,6 +314,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_ppm" => ra_ppm::run_radiance(args),
         "xform" => xform::run_radiance(args),
         "obj2rad" => obj2rad::run_radiance(args),
+        "mgf2rad" => mgf2rad::run_radiance(args),
         "obj2mesh" => obj2mesh::run_radiance(args),
         "robjutil" => robjutil::run_radiance(args),
         "ra_xyze" => ra_xyze::run_radiance(args),

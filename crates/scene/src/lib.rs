@@ -24,6 +24,8 @@ pub mod genworm;
 pub mod ies2rad;
 pub mod lexer;
 pub mod load;
+pub mod mgf;
+pub mod mgf2rad;
 pub mod obj;
 pub mod obj2mesh;
 pub mod obj2rad;

@@ -224,6 +224,21 @@ fn obj2rad_never_panics() {
 }
 
 #[test]
+fn mgf2rad_never_panics() {
+    use daylit_scene::mgf2rad::{mgf2rad, Options, Source};
+    let opts = Options {
+        spectra: true,
+        ..Options::default()
+    };
+    let pool = golden_inputs("mgf2rad", "mgf");
+    // From standard input: arrays cannot re-read it, so no mutated count loops long.
+    let ok = never_panics(&pool, 15, |d| {
+        mgf2rad(vec![Source::Stdin(d.to_vec())], "mgf2rad", &[], &opts).is_ok()
+    });
+    assert!(ok > 50, "only {ok} inputs converted");
+}
+
+#[test]
 fn xform_program_never_panics() {
     use daylit_scene::xform_text::Xform;
     let opts = LoadOptions::default();

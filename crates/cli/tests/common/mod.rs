@@ -78,7 +78,9 @@ pub fn run_cases(
             let out = here.join("out").join((k + 1).to_string());
             let work = tempfile::tempdir().unwrap();
             for (rel, bytes) in &inputs {
-                std::fs::write(work.path().join(rel), bytes).unwrap();
+                let to = work.path().join(rel);
+                std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::fs::write(to, bytes).unwrap();
             }
             for d in dirs.lines().chain(["bin"]) {
                 std::fs::create_dir_all(work.path().join(d)).unwrap();
