@@ -33,7 +33,6 @@ use super::{
 use daylit_scene::objutil::triangulate::clip_ears;
 use daylit_scene::Loc;
 use glam::DVec3;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -260,30 +259,18 @@ impl Sender {
     }
 
     /// The rays of every bin in bin order, `samples` per bin (rfluxmtx's `-c`), stratified
-    /// within each bin (Latin hypercube over the two direction and two origin dimensions),
-    /// reproducible for a given `seed`.
+    /// within each bin over the two direction and two origin dimensions together (see
+    /// [`halton`]), reproducible for a given `seed`.
     pub fn rays(&self, samples: usize, seed: u64) -> Result<Vec<SenderRay>, RfluxError> {
         let mut out = Vec::with_capacity(self.bin_count() * samples);
         for bin in 0..self.bin_count() {
             let mut rng = Pcg64Mcg::seed_from_u64(
                 seed ^ (bin as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             );
-            let strata = |rng: &mut Pcg64Mcg| {
-                let mut p: Vec<usize> = (0..samples).collect();
-                p.shuffle(rng);
-                p
-            };
-            let dims = [
-                strata(&mut rng),
-                strata(&mut rng),
-                strata(&mut rng),
-                strata(&mut rng),
-            ];
+            // A random shift of the whole point set per bin (Cranley-Patterson rotation).
+            let shift: [f64; 4] = std::array::from_fn(|_| rng.random::<f64>());
             for k in 0..samples {
-                let mut x = [0.0; 4];
-                for (xi, p) in x.iter_mut().zip(&dims) {
-                    *xi = (p[k] as f64 + rng.random::<f64>()) / samples as f64;
-                }
+                let x = halton(k as u64, shift);
                 let dir = self.ray_direction(self.local_direction(bin, x[0], x[1]));
                 let origin = self
                     .origin(dir, x[2], x[3])
@@ -300,6 +287,27 @@ impl Sender {
         }
         Ok(out)
     }
+}
+
+/// Point `k` of the four-dimensional Halton sequence (radical inverses in bases 2, 3, 5 and
+/// 7), shifted by `shift` modulo 1: the first `n` points fill the unit hypercube far more
+/// evenly than independent random points, so a bin's rays cover its directions and the
+/// sender's area together (RADIANCE stratifies along a space-filling curve to the same end).
+pub fn halton(k: u64, shift: [f64; 4]) -> [f64; 4] {
+    const BASES: [u64; 4] = [2, 3, 5, 7];
+    std::array::from_fn(|d| {
+        let b = BASES[d];
+        let (mut i, mut f, mut x) = (k, 1.0, 0.0);
+        while i > 0 {
+            f /= b as f64;
+            x += f * (i % b) as f64;
+            i /= b;
+        }
+        let y = x + shift[d];
+        // Stay below 1 after the shift (and its rounding).
+        let y = if y >= 1.0 { y - 1.0 } else { y };
+        y.min(1.0 - f64::EPSILON)
+    })
 }
 
 /// The basis of a sender's `h=`, as rfluxmtx's sampler picks it.
@@ -587,5 +595,115 @@ impl SenderState {
             surfaces: self.surfaces,
             warnings,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rfluxmtx::HemisphereBins;
+
+    fn window(h: &str) -> Sender {
+        parse_sender(
+            &format!("#@rfluxmtx h={h} u=Z\nvoid polygon w 0 0 12 0 0 0 0 0 1 1 0 1 1 0 0\n"),
+            "w.rad",
+        )
+        .unwrap()
+    }
+
+    /// A sender's rays of each bin fall in the same bin of a receiver made of the same
+    /// surface (rays leave a sender's back and arrive at a receiver's front, both against
+    /// the normal): rfluxmtx's conventions meet, so a receiver file (a window of a view
+    /// matrix) can be reused as the sender of the next matrix and the matrices concatenate.
+    #[test]
+    fn sender_rays_fall_in_their_own_receiver_bins() {
+        for (h, basis) in [
+            ("kf", Basis::Klems(Klems::Full)),
+            ("kq", Basis::Klems(Klems::Quarter)),
+            ("-kh", Basis::Klems(Klems::Half)),
+            ("sc4", Basis::ShirleyChiu(4)),
+            ("-sc3", Basis::ShirleyChiu(3)),
+            ("r1", Basis::Reinhart(1)),
+        ] {
+            let s = window(h);
+            assert_eq!(s.basis, basis);
+            let recv = HemisphereBins::new(basis, s.normal, s.up, s.hemisphere.left_handed);
+            for bin in 0..s.bin_count() {
+                for (a, b) in [(0.5, 0.5), (0.1, 0.9), (0.9, 0.2)] {
+                    let d = s.ray_direction(s.local_direction(bin, a, b));
+                    assert!((d.length() - 1.0).abs() < 1e-12);
+                    assert!(d.dot(s.normal) < 0.0, "rays leave from the back");
+                    assert_eq!(recv.bin(d), Some(bin), "{h} bin {bin} ({a}, {b})");
+                }
+            }
+        }
+    }
+
+    /// Reinhart bins: the sample of a patch's centre lies inside the patch's altitude band
+    /// and azimuth sector; the zenith cap is the last bin.
+    #[test]
+    fn reinhart_samples_stay_in_their_rows() {
+        let s = window("r2");
+        assert_eq!(s.bin_count(), 577);
+        let rows = 15;
+        let h = FRAC_PI_2 / (rows as f64 - 0.5);
+        let mut bin = 0;
+        for row in 0..rows {
+            let n = if row + 1 == rows {
+                1
+            } else {
+                2 * TREGENZA_ROWS[row / 2] as usize
+            };
+            for _ in 0..n {
+                let d = s.local_direction(bin, 0.5, 0.5);
+                let alt = d.z.asin();
+                if row + 1 < rows {
+                    assert!(alt > row as f64 * h && alt < (row + 1) as f64 * h, "{bin}");
+                } else {
+                    assert!(alt > (row as f64 - 0.5) * h, "zenith");
+                }
+                bin += 1;
+            }
+        }
+        assert_eq!(bin, 577);
+    }
+
+    /// Origins are uniform over the area: a concave (L-shaped) polygon's samples all lie on
+    /// it and split between its two arms by area.
+    #[test]
+    fn origins_cover_a_concave_polygon_by_area() {
+        let s = parse_sender(
+            "#@rfluxmtx h=u\nvoid polygon l 0 0 18 0 0 0 0 2 0 1 2 0 1 1 0 3 1 0 3 0 0\n",
+            "l.rad",
+        )
+        .unwrap();
+        let rays = s.rays(3000, 1).unwrap();
+        let mut upper = 0;
+        for r in &rays {
+            let p = r.origin;
+            assert!(p.z == 0.0 && p.x >= 0.0 && p.y >= 0.0 && p.x <= 3.0 && p.y <= 2.0);
+            assert!(!(p.x > 1.0 && p.y > 1.0), "{p} is off the polygon");
+            upper += usize::from(p.y > 1.0);
+        }
+        // Area 4: the arm above y = 1 holds 1 of it.
+        let f = upper as f64 / rays.len() as f64;
+        assert!((f - 0.25).abs() < 0.01, "{f}");
+    }
+
+    /// h=cie is for receivers only; a sender takes sc1 (one cosine-weighted bin).
+    #[test]
+    fn sender_bases() {
+        assert!(parse_sender(
+            "#@rfluxmtx h=cie\nvoid ring r 0 0 8 0 0 0 0 0 1 0 1\n",
+            "c.rad"
+        )
+        .is_err());
+        let s = parse_sender(
+            "#@rfluxmtx h=sc\nvoid ring r 0 0 8 0 0 0 0 0 1 0 1\n",
+            "c.rad",
+        )
+        .unwrap();
+        assert_eq!(s.basis, Basis::ShirleyChiu(1));
+        assert_eq!(s.bin_count(), 1);
     }
 }
