@@ -110,6 +110,8 @@ pub struct Job {
     /// The last `-o` of the options: where receivers named after them write (rfluxmtx's
     /// receivers without `o=`).
     pub output: Option<String>,
+    /// The input rays when they do not come from standard input (rfluxmtx's sender samples).
+    pub rays: Option<Vec<Ray>>,
 }
 
 impl Job {
@@ -133,6 +135,7 @@ impl Job {
             receivers: vec![],
             scene: vec![],
             output: None,
+            rays: None,
         }
     }
 }
@@ -476,7 +479,7 @@ fn output_name(spec: &str, m: &str, b: usize) -> anyhow::Result<(String, bool, b
 }
 
 /// Runs a contribution job (rcontrib's, or one rfluxmtx made).
-pub fn run_job(job: Job, prog: &str) -> anyhow::Result<ExitCode> {
+pub fn run_job(mut job: Job, prog: &str) -> anyhow::Result<ExitCode> {
     let load = LoadOptions::default();
     let scene = load_scene(&job.scene, &load)?;
     let compiled = compile(&scene);
@@ -580,7 +583,10 @@ pub fn run_job(job: Job, prog: &str) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let rays = read_rays(job.fmt_in)?;
+    let rays = match job.rays.take() {
+        Some(r) => r,
+        None => read_rays(job.fmt_in)?,
+    };
     let mut records = group_records(&rays, job.accumulate, job.xres, job.yres, prog)?;
     let kept = if job.recover {
         recovered(&streams, &job, prog)?

@@ -9,7 +9,9 @@
 //! - [`sun`]: the direct-sun term, one sharp sun per time step.
 //! - [`annual`]: the year, E = DC·S − DC_d·S_ds + E_sun (thesis eq. 6.4).
 //! - [`rfluxmtx`]: `#@rfluxmtx` receiver files, and native bin functions equal to the
-//!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE).
+//!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE);
+//!   [`rfluxmtx::sender`]: sender files (window groups) and the rays rfluxmtx samples over
+//!   them, `-c` per hemisphere bin (daylight matrices).
 
 pub mod annual;
 pub mod coefficients;

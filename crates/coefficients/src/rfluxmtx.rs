@@ -31,6 +31,8 @@
 //!
 //! See [`Receiver::rcontrib_options`] for the options per basis.
 
+pub mod sender;
+
 use daylit_scene::Loc;
 use glam::DVec3;
 use std::collections::HashSet;
@@ -1033,7 +1035,7 @@ pub fn parse_receivers_with(
     expand: &mut dyn FnMut(&str, &Loc) -> Result<String, RfluxError>,
 ) -> Result<Receivers, RfluxError> {
     let mut st = State::default();
-    st.read(text, source, expand, 0)?;
+    read_objects(&mut st, text, source, expand, 0)?;
     st.finish(source)
 }
 
@@ -1131,150 +1133,254 @@ impl<'t> Scan<'t> {
     }
 }
 
-impl State {
-    fn read(
+/// What a pass over a scene file reports: `#@rfluxmtx` lines, the surfaces rfluxmtx takes
+/// (`polygon`, `ring`, `source`) with their real arguments, and other primitives.
+trait Collect {
+    /// A `#@rfluxmtx` line.
+    fn annotation(&mut self, a: Annotation);
+    /// A polygon, ring or source.
+    fn surface(
         &mut self,
-        text: &str,
-        source: &str,
-        expand: &mut dyn FnMut(&str, &Loc) -> Result<String, RfluxError>,
-        depth: usize,
-    ) -> Result<(), RfluxError> {
-        let mut sc = Scan {
-            b: text.as_bytes(),
-            text,
-            i: 0,
-            line: 1,
-            col: 1,
-            source: source.into(),
-        };
-        loop {
-            sc.skip_ws();
-            let Some(c) = sc.peek() else { break };
-            let loc = sc.loc();
-            if c == b'!' {
-                sc.bump();
-                // A command line, continued with a backslash before the newline.
-                let mut cmd = String::new();
-                loop {
-                    let line = sc.rest_of_line();
-                    match line.strip_suffix('\\') {
-                        Some(l) => {
-                            cmd.push_str(l);
-                            cmd.push(' ');
-                        }
-                        None => {
-                            cmd.push_str(line);
-                            break;
-                        }
-                    }
-                }
-                if depth >= 32 {
-                    return Err(located(&loc, "inline commands nested too deeply"));
-                }
-                let out = expand(cmd.trim(), &loc)?;
-                self.read(&out, &format!("!{}", cmd.trim()), expand, depth + 1)?;
-                continue;
-            }
-            if c == b'#' {
-                sc.bump();
-                match sc.peek() {
-                    None => break,
-                    Some(n) if !n.is_ascii_whitespace() => {
-                        let (w, _) = sc.word().unwrap_or(("", loc.clone()));
-                        if w == "@rfluxmtx" {
-                            let at = sc.loc();
-                            let rest = sc.rest_of_line();
-                            let mut a = parse_annotation(rest, &at)?;
-                            a.loc = loc.clone();
-                            self.pending.push(a);
-                            continue;
-                        }
-                    }
-                    Some(_) => {}
-                }
-                sc.rest_of_line();
-                continue;
-            }
-            self.object(&mut sc)?;
-        }
-        Ok(())
-    }
+        modifier: &str,
+        kind: SurfaceKind,
+        name: &str,
+        reals: &[f64],
+        loc: &Loc,
+    ) -> Result<(), RfluxError>;
+    /// Any other primitive (not `alias`): modifier, type, name, place.
+    fn other(&mut self, modifier: &str, kind: &str, name: &str, loc: Loc);
+}
 
-    /// One primitive: a receiver surface is gathered, anything else skipped.
-    fn object(&mut self, sc: &mut Scan) -> Result<(), RfluxError> {
-        let (modifier, loc) = sc.word().expect("not at the end");
-        let (kind, name) = match (sc.word(), sc.word()) {
-            (Some((k, _)), Some((n, _))) => (k, n),
-            _ => {
-                return Err(located(
-                    &loc,
-                    "expected a primitive: modifier, type and name",
-                ))
+/// Reads scene text object by object as rfluxmtx does, handing what it finds to `c`.
+fn read_objects(
+    c: &mut dyn Collect,
+    text: &str,
+    source: &str,
+    expand: &mut dyn FnMut(&str, &Loc) -> Result<String, RfluxError>,
+    depth: usize,
+) -> Result<(), RfluxError> {
+    let mut sc = Scan {
+        b: text.as_bytes(),
+        text,
+        i: 0,
+        line: 1,
+        col: 1,
+        source: source.into(),
+    };
+    loop {
+        sc.skip_ws();
+        let Some(ch) = sc.peek() else { break };
+        let loc = sc.loc();
+        if ch == b'!' {
+            sc.bump();
+            // A command line, continued with a backslash before the newline.
+            let mut cmd = String::new();
+            loop {
+                let line = sc.rest_of_line();
+                match line.strip_suffix('\\') {
+                    Some(l) => {
+                        cmd.push_str(l);
+                        cmd.push(' ');
+                    }
+                    None => {
+                        cmd.push_str(line);
+                        break;
+                    }
+                }
             }
-        };
-        if kind == "alias" {
+            if depth >= 32 {
+                return Err(located(&loc, "inline commands nested too deeply"));
+            }
+            let out = expand(cmd.trim(), &loc)?;
+            read_objects(c, &out, &format!("!{}", cmd.trim()), expand, depth + 1)?;
+            continue;
+        }
+        if ch == b'#' {
+            sc.bump();
+            match sc.peek() {
+                None => break,
+                Some(n) if !n.is_ascii_whitespace() => {
+                    let (w, _) = sc.word().unwrap_or(("", loc.clone()));
+                    if w == "@rfluxmtx" {
+                        let at = sc.loc();
+                        let rest = sc.rest_of_line();
+                        let mut a = parse_annotation(rest, &at)?;
+                        a.loc = loc.clone();
+                        c.annotation(a);
+                        continue;
+                    }
+                }
+                Some(_) => {}
+            }
+            sc.rest_of_line();
+            continue;
+        }
+        read_object(c, &mut sc)?;
+    }
+    Ok(())
+}
+
+/// One primitive: a polygon, ring or source goes to [`Collect::surface`] with its reals,
+/// anything else to [`Collect::other`] (its arguments skipped).
+fn read_object(c: &mut dyn Collect, sc: &mut Scan) -> Result<(), RfluxError> {
+    let (modifier, loc) = sc.word().expect("not at the end");
+    let (kind, name) = match (sc.word(), sc.word()) {
+        (Some((k, _)), Some((n, _))) => (k, n),
+        _ => {
+            return Err(located(
+                &loc,
+                "expected a primitive: modifier, type and name",
+            ))
+        }
+    };
+    if kind == "alias" {
+        if sc.word().is_none() {
+            return Err(located(
+                &loc,
+                format!("alias '{name}': expected the aliased name"),
+            ));
+        }
+        return Ok(());
+    }
+    let surface = match kind {
+        "polygon" => Some(SurfaceKind::Polygon),
+        "ring" => Some(SurfaceKind::Ring),
+        "source" => Some(SurfaceKind::Source),
+        _ => None,
+    };
+    // String and integer arguments: skipped.
+    for what in ["string", "integer"] {
+        let n = count(sc, name, what)?;
+        for _ in 0..n {
             if sc.word().is_none() {
                 return Err(located(
-                    &loc,
-                    format!("alias '{name}': expected the aliased name"),
+                    &sc.loc(),
+                    format!("'{name}': the file ends inside its {what} arguments"),
                 ));
             }
-            return Ok(());
         }
-        let surface = match kind {
-            "polygon" => Some(SurfaceKind::Polygon),
-            "ring" => Some(SurfaceKind::Ring),
-            "source" => Some(SurfaceKind::Source),
-            _ => None,
-        };
-        // String and integer arguments: skipped.
-        for what in ["string", "integer"] {
-            let n = count(sc, name, what)?;
-            for _ in 0..n {
-                if sc.word().is_none() {
+    }
+    let nreal = count(sc, name, "real")?;
+    let mut reals = Vec::with_capacity(nreal.min(1 << 16));
+    for _ in 0..nreal {
+        match sc.word() {
+            Some((w, wl)) => match w.parse::<f64>() {
+                Ok(x) if surface.is_some() => reals.push(x),
+                Ok(_) => {}
+                Err(_) if surface.is_some() => {
                     return Err(located(
-                        &sc.loc(),
-                        format!("'{name}': the file ends inside its {what} arguments"),
-                    ));
-                }
-            }
-        }
-        let nreal = count(sc, name, "real")?;
-        let mut reals = Vec::with_capacity(nreal.min(1 << 16));
-        for _ in 0..nreal {
-            match sc.word() {
-                Some((w, wl)) => match w.parse::<f64>() {
-                    Ok(x) if surface.is_some() => reals.push(x),
-                    Ok(_) => {}
-                    Err(_) if surface.is_some() => {
-                        return Err(located(
-                            &wl,
-                            format!("{kind} '{name}': expected a real argument, found '{w}'"),
-                        ))
-                    }
-                    Err(_) => {}
-                },
-                None => {
-                    return Err(located(
-                        &sc.loc(),
-                        format!("'{name}': the file ends inside its real arguments"),
+                        &wl,
+                        format!("{kind} '{name}': expected a real argument, found '{w}'"),
                     ))
                 }
-            }
-        }
-        match surface {
-            Some(k) => self.surface(modifier, k, name, &reals, &loc),
+                Err(_) => {}
+            },
             None => {
-                if OTHER_SURFACES.contains(&kind) {
-                    self.others
-                        .push((modifier.into(), kind.into(), name.into(), loc));
-                }
-                Ok(())
+                return Err(located(
+                    &sc.loc(),
+                    format!("'{name}': the file ends inside its real arguments"),
+                ))
             }
         }
+    }
+    match surface {
+        Some(k) => c.surface(modifier, k, name, &reals, &loc),
+        None => {
+            c.other(modifier, kind, name, loc);
+            Ok(())
+        }
+    }
+}
+
+/// A surface's unit normal and area as rfluxmtx computes them (`None` when it has no real
+/// arguments, which rfluxmtx skips without a word); wrong argument counts and zero
+/// directions are errors.
+fn surface_geometry(
+    kind: SurfaceKind,
+    name: &str,
+    f: &[f64],
+    loc: &Loc,
+) -> Result<Option<([f64; 3], f64)>, RfluxError> {
+    if f.is_empty() {
+        return Ok(None);
+    }
+    let bad_count = |want: &str| {
+        located(
+            loc,
+            format!(
+                "{kind} '{name}': bad argument count ({} reals; {want})",
+                f.len()
+            ),
+        )
+    };
+    let bad_orientation = || {
+        located(
+            loc,
+            format!("{kind} '{name}': bad orientation (its direction is zero)"),
+        )
+    };
+    Ok(Some(match kind {
+        SurfaceKind::Ring => {
+            if f.len() != 8 {
+                return Err(bad_count("a ring has 8"));
+            }
+            let mut n = [f[3], f[4], f[5]];
+            if normalize(&mut n) == 0.0 {
+                return Err(bad_orientation());
+            }
+            let (r0, r1) = if f[7] < f[6] {
+                (f[7], f[6])
+            } else {
+                (f[6], f[7])
+            };
+            (n, PI * (r1 * r1 - r0 * r0))
+        }
+        SurfaceKind::Polygon => {
+            if f.len() < 9 || !f.len().is_multiple_of(3) {
+                return Err(bad_count("a polygon has 3 per vertex, at least 3 vertices"));
+            }
+            polygon_normal_area(f)
+        }
+        SurfaceKind::Source => {
+            if f.len() != 4 {
+                return Err(bad_count("a source has 4"));
+            }
+            let mut n = [-f[0], -f[1], -f[2]];
+            if normalize(&mut n) == 0.0 {
+                return Err(bad_orientation());
+            }
+            let s = ((PI / 180.0 / 2.0) * f[3]).sin();
+            (n, s * (PI * s))
+        }
+    }))
+}
+
+impl Collect for State {
+    fn annotation(&mut self, a: Annotation) {
+        self.pending.push(a);
     }
 
     fn surface(
+        &mut self,
+        modifier: &str,
+        kind: SurfaceKind,
+        name: &str,
+        reals: &[f64],
+        loc: &Loc,
+    ) -> Result<(), RfluxError> {
+        self.receiver_surface(modifier, kind, name, reals, loc)
+    }
+
+    fn other(&mut self, modifier: &str, kind: &str, name: &str, loc: Loc) {
+        if OTHER_SURFACES.contains(&kind) {
+            self.others
+                .push((modifier.into(), kind.into(), name.into(), loc));
+        }
+    }
+}
+
+impl State {
+    fn receiver_surface(
         &mut self,
         modifier: &str,
         kind: SurfaceKind,
@@ -1333,57 +1439,8 @@ impl State {
             self.pending_noted = self.pending.len();
         }
         // An empty real list: rfluxmtx skips the surface without a word.
-        if f.is_empty() {
+        let Some((normal, area)) = surface_geometry(kind, name, f, loc)? else {
             return Ok(());
-        }
-        let bad_count = |want: &str| {
-            located(
-                loc,
-                format!(
-                    "{kind} '{name}': bad argument count ({} reals; {want})",
-                    f.len()
-                ),
-            )
-        };
-        let bad_orientation = || {
-            located(
-                loc,
-                format!("{kind} '{name}': bad orientation (its direction is zero)"),
-            )
-        };
-        let (normal, area) = match kind {
-            SurfaceKind::Ring => {
-                if f.len() != 8 {
-                    return Err(bad_count("a ring has 8"));
-                }
-                let mut n = [f[3], f[4], f[5]];
-                if normalize(&mut n) == 0.0 {
-                    return Err(bad_orientation());
-                }
-                let (r0, r1) = if f[7] < f[6] {
-                    (f[7], f[6])
-                } else {
-                    (f[6], f[7])
-                };
-                (n, PI * (r1 * r1 - r0 * r0))
-            }
-            SurfaceKind::Polygon => {
-                if f.len() < 9 || !f.len().is_multiple_of(3) {
-                    return Err(bad_count("a polygon has 3 per vertex, at least 3 vertices"));
-                }
-                polygon_normal_area(f)
-            }
-            SurfaceKind::Source => {
-                if f.len() != 4 {
-                    return Err(bad_count("a source has 4"));
-                }
-                let mut n = [-f[0], -f[1], -f[2]];
-                if normalize(&mut n) == 0.0 {
-                    return Err(bad_orientation());
-                }
-                let s = ((PI / 180.0 / 2.0) * f[3]).sin();
-                (n, s * (PI * s))
-            }
         };
         if area <= 1e-12 {
             self.warnings.push(format!(
