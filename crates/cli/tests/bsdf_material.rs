@@ -1,13 +1,18 @@
 //! The `BSDF` and `aBSDF` materials against RADIANCE 6.0a: `rtrace -I` at fourteen sensors in
 //! a room lit by a sunny sky through a window of real BSDF data (`tests/golden/bsdf_material`,
-//! goldens by its `make.sh` at `-ad 262144`): Klems blinds seen from the back, the same as a
-//! proxy with a thickness and diffuse front reflectance, and an electrochromic pane as an
-//! `aBSDF` whose through component passes the sun straight.
+//! goldens by its `make.sh` at `-ad 1048576`): Klems blinds seen from the back, the same blinds
+//! as a tensor tree seen from the front, the Klems blinds as a proxy with a thickness and
+//! diffuse front reflectance, and an electrochromic pane as an `aBSDF` whose through component
+//! passes the sun straight.
 //!
 //! Every sensor must agree within 3 % (or 0.5 lux where the light is faint). Both programs
-//! sample; daylit runs `-ad 65536` and averages two seeds, which keeps its scatter near the sun
-//! patch (the sun reaches the room through the window's BSDF only by way of the ambient
-//! calculation) well inside the tolerance.
+//! sample, and the sun reaches the room through the window's BSDF only by way of the ambient
+//! calculation, so the sensors in the sun patch scatter most: about 1 % a run at `-ad 65536`
+//! behind the Klems blinds. daylit runs `-ad 262144` and averages two seeds. Through the
+//! tensor tree the sun arrives in a narrow peak that few hemisphere rays find: at `-ad 65536`
+//! both programs scatter by about 6 % a run in the sun patch (above 10 klx; six runs of each
+//! averaged 19 746 lux in RADIANCE and 19 816 in daylit), so there daylit runs `-ad 1048576`
+//! (two seeds) and those sensors get 6 %.
 
 use flate2::read::GzDecoder;
 use std::io::Read;
@@ -16,6 +21,9 @@ use std::process::{Command, Stdio};
 
 const TOLERANCE: f64 = 0.03;
 const FLOOR_LUX: f64 = 0.5;
+/// Sensors in the sun patch behind a tensor tree.
+const SUN_PATCH_LUX: f64 = 10_000.0;
+const SUN_PATCH_TOLERANCE: f64 = 0.06;
 
 fn golden() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/bsdf_material")
@@ -29,7 +37,7 @@ fn workspace() -> tempfile::TempDir {
         std::fs::copy(&p, work.path().join(p.file_name().unwrap())).unwrap();
     }
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bsdf/tests/data");
-    for x in ["pyradiance-blinds", "frads-ec60"] {
+    for x in ["pyradiance-blinds", "pyradiance-blindsT3", "frads-ec60"] {
         let mut text = String::new();
         GzDecoder::new(std::fs::File::open(data.join(format!("{x}.xml.gz"))).unwrap())
             .read_to_string(&mut text)
@@ -44,7 +52,7 @@ fn daylit(work: &Path, window: &str, opts: &[&str], seed: u32) -> Vec<f64> {
     let out = Command::new(env!("CARGO_BIN_EXE_daylit"))
         .arg("rtrace")
         .args([
-            "-h", "-I", "-aa", "0", "-ad", "65536", "-as", "0", "-lw", "1e-7",
+            "-h", "-I", "-aa", "0", "-ad", "262144", "-as", "0", "-lw", "1e-7",
         ])
         .args(["-seed", &seed.to_string()])
         .args(opts)
@@ -80,23 +88,30 @@ fn bsdf_windows_match_radiance() {
     for (case, want) in cases.lines().zip(want.lines()) {
         let mut words = case.split_whitespace();
         let window = words.next().unwrap();
-        if window == "t3" {
-            continue; // tensor trees: see crates/bsdf
+        let tree = window == "t3";
+        let mut opts: Vec<&str> = words.collect();
+        if tree {
+            opts.extend(["-ad", "1048576"]);
         }
-        let opts: Vec<&str> = words.collect();
         let want: Vec<f64> = want
             .split_whitespace()
             .map(|w| w.parse().unwrap())
             .collect();
-        let runs: Vec<Vec<f64>> = (1..=2)
+        let seeds = 2;
+        let runs: Vec<Vec<f64>> = (1..=seeds)
             .map(|s| daylit(work.path(), window, &opts, s))
             .collect();
         assert_eq!(runs[0].len(), want.len(), "{case}: sensor count");
         for (k, w) in want.iter().enumerate() {
-            let got = (runs[0][k] + runs[1][k]) / 2.0;
+            let got = runs.iter().map(|r| r[k]).sum::<f64>() / f64::from(seeds);
             let off = (got - w).abs();
+            let tol = if tree && *w > SUN_PATCH_LUX {
+                SUN_PATCH_TOLERANCE
+            } else {
+                TOLERANCE
+            };
             println!("{case}: sensor {}: daylit {got:.2} RADIANCE {w:.2}", k + 1);
-            if off > TOLERANCE * w.abs() && off > FLOOR_LUX {
+            if off > tol * w.abs() && off > FLOOR_LUX {
                 failures.push(format!(
                     "{case}: sensor {}: daylit {got:.2} lux, RADIANCE {w:.2}",
                     k + 1

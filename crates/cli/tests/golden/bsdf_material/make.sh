@@ -3,7 +3,8 @@
 # sensors.pts in a room lit by a sunny sky through a window of each BSDF material of
 # win_*.rad (the XML files are crates/bsdf/tests/data's, unpacked). Each line of cases.txt is
 # "WINDOW OPTIONS"; its line of out.txt holds the illuminance (179 x photopic irradiance,
-# lux) at each sensor. Converged settings: -aa 0 -ad 262144 -as 0 -lw 1e-7.
+# lux) at each sensor. Converged settings: -aa 0 -ad 1048576 -as 0 -lw 1e-7, the case's options
+# after them (none at present).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../../.." && pwd)
@@ -20,6 +21,6 @@ cd "$here"
 while read -r win opts; do
     oconv sky.rad room.rad "win_$win.rad" > "$work/$win.oct"
     # shellcheck disable=SC2086
-    rtrace -h -I $opts -aa 0 -ad 262144 -as 0 -lw 1e-7 "$work/$win.oct" < sensors.pts |
+    rtrace -h -I -aa 0 -ad 1048576 -as 0 -lw 1e-7 $opts "$work/$win.oct" < sensors.pts |
         awk '{printf "%s%.6g", (NR > 1 ? " " : ""), 179 * (.265 * $1 + .67 * $2 + .065 * $3)} END {print ""}' >> out.txt
 done < cases.txt
