@@ -19,7 +19,11 @@ use crate::xml::{channel_of, child, children, side_of, text_of, Channel, Ctx};
 use crate::{Bsdf, BsdfError, Component, Side, SideData};
 use glam::DVec3;
 use roxmltree::Node as XNode;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::f64::consts::{FRAC_PI_4, PI};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// RADIANCE's small tolerance (`FTINY`).
 const FTINY: f64 = 1e-6;
@@ -39,6 +43,26 @@ pub struct Tree {
     root: Node,
     /// Quantisation of incident coordinates for distributions.
     quantum: f64,
+    /// Tells this tree's slices apart in the per-thread cache.
+    id: u64,
+}
+
+/// Slices kept per thread: walking a tree for a slice costs far more than the queries
+/// themselves, and incident directions are quantised, so the same slices come back (a
+/// material queries one several times a hit, and hits repeat directions). RADIANCE keeps its
+/// distributions cached too. Emptied when it holds this many.
+const SLICE_CACHE: usize = 4096;
+
+type SliceKey = (u64, [u64; 3]);
+
+thread_local! {
+    static SLICES: RefCell<FxHashMap<SliceKey, Rc<Slice>>> = RefCell::new(FxHashMap::default());
+}
+
+/// A new tree's cache identity.
+fn next_tree_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A leaf of a slice: its value, the lower corner of its output square and its width.
@@ -378,8 +402,34 @@ impl Tree {
         Some(Value::grey((y as f64 * (1.0 + 1e-4 * d)) as f32 as f64))
     }
 
-    /// The leaves selected by light arriving from `inv` (`SDgetTreCDist`, `make_cdist`).
-    fn slice(&self, inv: DVec3) -> Option<Slice> {
+    /// The leaves selected by light arriving from `inv` (`SDgetTreCDist`), from this
+    /// thread's cache when a recent query fell in the same quantum.
+    fn slice(&self, inv: DVec3) -> Option<Rc<Slice>> {
+        let (pos, reverse) = self.slice_key(inv)?;
+        let key = (
+            self.id,
+            [
+                pos[0].to_bits() ^ pos[2].to_bits(),
+                pos[1].to_bits() ^ pos[3].to_bits(),
+                u64::from(reverse),
+            ],
+        );
+        if let Some(s) = SLICES.with_borrow(|c| c.get(&key).cloned()) {
+            return Some(s);
+        }
+        let s = Rc::new(self.make_slice(pos, reverse));
+        SLICES.with_borrow_mut(|c| {
+            if c.len() >= SLICE_CACHE {
+                c.clear();
+            }
+            c.insert(key, s.clone());
+        });
+        Some(s)
+    }
+
+    /// The quantised position of `inv` in the tree's incident dimensions and whether the
+    /// component is read backwards; none when `inv` is on a side the component does not see.
+    fn slice_key(&self, inv: DVec3) -> Option<([f64; 4], bool)> {
         let reverse = match self.side {
             Side::Rf if inv.z < 0.0 => return None,
             Side::Rb if inv.z > 0.0 => return None,
@@ -390,14 +440,8 @@ impl Tree {
         let mut c = [0.0; 2];
         if self.ndim == 3 {
             if reverse {
-                // RADIANCE does not read isotropic transmission backwards.
-                return Some(Slice {
-                    leaves: Vec::new(),
-                    total: 0.0,
-                    out_back: false,
-                    wmin: 0.0,
-                    wmax: 0.0,
-                });
+                // RADIANCE does not read isotropic transmission backwards: an empty slice.
+                return Some(([f64::NAN; 4], true));
             }
             c[0] = (0.5 - FTINY) - 0.5 * (inv.x * inv.x + inv.y * inv.y).sqrt();
         } else if reverse {
@@ -405,13 +449,28 @@ impl Tree {
         } else {
             c = disk2square(-inv.x, -inv.y);
         }
-        let nic = self.ndim - 2;
         let q = self.quantum;
         let mut pos = [0.0; 4];
         let off = if reverse { 2 } else { 0 };
-        for i in 0..nic {
+        for i in 0..self.ndim - 2 {
             pos[i + off] = (c[i] / q).floor() * q + 0.5 * q;
         }
+        Some((pos, reverse))
+    }
+
+    /// The slice at a quantised incident position (`make_cdist`).
+    fn make_slice(&self, pos: [f64; 4], reverse: bool) -> Slice {
+        if self.ndim == 3 && reverse {
+            return Slice {
+                leaves: Vec::new(),
+                total: 0.0,
+                out_back: false,
+                wmin: 0.0,
+                wmax: 0.0,
+            };
+        }
+        let nic = self.ndim - 2;
+        let off = if reverse { 2 } else { 0 };
         let mask = ((1u32 << nic) - 1) << off;
         let mut leaves = Vec::new();
         let mut f = |val: f32, cmin: &[f64; 4], csiz: f64| {
@@ -443,13 +502,13 @@ impl Tree {
             (Side::Tb, true) => Side::Tf,
             (s, _) => s,
         };
-        Some(Slice {
+        Slice {
             leaves,
             total: total * PI / IW / IW,
             out_back: matches!(side, Side::Rb | Side::Tf),
             wmin,
             wmax,
-        })
+        }
     }
 
     /// The directional-hemispherical value for `inv`.
@@ -674,13 +733,14 @@ pub(crate) fn load(cx: &Ctx, layer: XNode, ndim: usize, b: &mut Bsdf) -> Result<
             };
             match child(blk, "AngleBasis").map(|n| (n, text_of(n).0.trim().to_string())) {
                 None => return Err(cx.err(blk, "missing AngleBasis")),
-                Some((n, a)) if !a.eq_ignore_ascii_case("LBNL/Shirley-Chiu") => return Err(cx
-                    .err(
-                    n,
-                    format!(
+                Some((n, a)) if !a.eq_ignore_ascii_case("LBNL/Shirley-Chiu") => {
+                    return Err(cx.err(
+                        n,
+                        format!(
                         "unsupported tensor-tree angle basis '{a}' (expected LBNL/Shirley-Chiu)"
                     ),
-                )),
+                    ))
+                }
                 _ => {}
             }
             let Some(sd) =
@@ -706,6 +766,7 @@ pub(crate) fn load(cx: &Ctx, layer: XNode, ndim: usize, b: &mut Bsdf) -> Result<
                 side,
                 root,
                 quantum: 1.0 / 256.0,
+                id: next_tree_id(),
             });
         }
     }
