@@ -206,6 +206,9 @@ fn oriented(v: DVec3, incident: bool, front: bool) -> DVec3 {
     }
 }
 
+/// CIE X and Z of a component, beside its Y.
+type Chroma = (Vec<f64>, Vec<f64>);
+
 /// One component's sampling: the sides of incidence and exit, whether colour is kept, whether
 /// the urand table is rebuilt first.
 #[derive(Clone, Copy)]
@@ -227,7 +230,7 @@ fn average(
     pass: Pass,
     f: &mut dyn FnMut(DVec3, DVec3) -> Result<Value, String>,
     progress: &mut dyn FnMut(f64),
-) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>), String> {
+) -> Result<(Vec<f64>, Option<Chroma>), String> {
     let n = basis.len();
     let mut y = vec![0.0; n * n];
     let Pass {
@@ -524,6 +527,33 @@ const FIELDS: [(&str, &str, bool, bool); 11] = [
     ("w", "Width", true, false),
 ];
 
+/// The (tag, value) pairs of `wrapBSDF -f` assignments (`t=0.005;n=Name`); an error naming
+/// a malformed one.
+fn parse_fields(fields: &[String]) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for a in fields {
+        for part in a.split(';') {
+            if part.trim().is_empty() {
+                continue;
+            }
+            let Some((tag, value)) = part.split_once('=') else {
+                return Err(format!("missing '=' in assignment '{a}'"));
+            };
+            let tag = tag.trim();
+            if tag.is_empty() || tag.contains(char::is_whitespace) {
+                return Err(format!("bad tag name in assignment '{a}'"));
+            }
+            out.push((tag.to_string(), value.to_string()));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks `wrapBSDF -f` field assignments before any work is done.
+pub fn check_fields(fields: &[String]) -> Result<(), String> {
+    parse_fields(fields).map(|_| ())
+}
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -561,35 +591,23 @@ impl KlemsXml {
         .collect();
         let mut warnings = Vec::new();
         let mut assigned = Vec::new();
-        for a in &self.fields {
-            for part in a.split(';') {
-                if part.trim().is_empty() {
-                    continue;
+        for (tag, value) in parse_fields(&self.fields)? {
+            let known = FIELDS
+                .iter()
+                .find(|f| f.0.eq_ignore_ascii_case(&tag) || f.1.eq_ignore_ascii_case(&tag));
+            let full = known.map_or(tag.clone(), |f| f.1.to_string());
+            let unit = known.is_some_and(|f| f.2);
+            assigned.push(full.clone());
+            match mat.iter_mut().find(|m| m.0 == full) {
+                Some(m) => {
+                    m.1 = value;
+                    m.2 |= unit;
                 }
-                let Some((tag, value)) = part.split_once('=') else {
-                    return Err(format!("missing '=' in assignment '{a}'"));
-                };
-                let tag = tag.trim();
-                if tag.is_empty() || tag.contains(char::is_whitespace) {
-                    return Err(format!("bad tag name in assignment '{a}'"));
-                }
-                let known = FIELDS
-                    .iter()
-                    .find(|f| f.0.eq_ignore_ascii_case(tag) || f.1.eq_ignore_ascii_case(tag));
-                let full = known.map_or(tag.to_string(), |f| f.1.to_string());
-                let unit = known.is_some_and(|f| f.2);
-                assigned.push(full.clone());
-                match mat.iter_mut().find(|m| m.0 == full) {
-                    Some(m) => {
-                        m.1 = value.to_string();
-                        m.2 |= unit;
+                None => {
+                    if known.is_none() {
+                        warnings.push(format!("warning - adding tag <{full}>"));
                     }
-                    None => {
-                        if known.is_none() {
-                            warnings.push(format!("warning - adding tag <{full}>"));
-                        }
-                        mat.push((full, value.to_string(), unit));
-                    }
+                    mat.push((full, value, unit));
                 }
             }
         }

@@ -92,7 +92,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         *i += 1;
         args.get(*i)
             .cloned()
-            .with_context(|| format!("bsdf2klems: {opt} needs an argument\n{USAGE}"))
+            .with_context(|| format!("{opt} needs an argument\n{USAGE}"))
     };
     while i < args.len() && (args[i].starts_with('-') || args[i].starts_with('+')) {
         let a = args[i].clone();
@@ -102,14 +102,14 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 let v = next(&mut i, "-n")?;
                 samples = match v.parse::<i64>() {
                     Ok(n) if n > 0 => n as usize,
-                    _ => bail!("bsdf2klems: -n {v}: a positive number of samples expected"),
+                    _ => bail!("-n {v}: a positive number of samples expected"),
                 };
             }
             Some(b'e') => {
                 let v = next(&mut i, "-e")?;
                 let e = env.get_or_insert_with(BsdfFunction::environment);
                 e.load_str("command line -e", &v)
-                    .map_err(|e| anyhow::anyhow!("bsdf2klems: {e}"))?;
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
             }
             Some(b'f') if minus && a.len() == 2 => {
                 let v = next(&mut i, "-f")?;
@@ -118,7 +118,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 } else {
                     let e = env.get_or_insert_with(BsdfFunction::environment);
                     e.load_file_global(&v, &raypath)
-                        .map_err(|e| anyhow::anyhow!("bsdf2klems: {e}"))?;
+                        .map_err(|e| anyhow::anyhow!("{e}"))?;
                 }
             }
             Some(b'f') => forward = !minus,
@@ -130,17 +130,17 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 let v = next(&mut i, "-l")?;
                 v.parse::<i64>()
                     .ok()
-                    .with_context(|| format!("bsdf2klems: -l {v}: a whole number expected"))?;
+                    .with_context(|| format!("-l {v}: a whole number expected"))?;
             }
             Some(b'p') => progress_len = a[2..].parse::<usize>().unwrap_or(0),
             Some(b'C') => {
                 let v = next(&mut i, "-C")?;
                 if v.contains("-->") {
-                    bail!("bsdf2klems: illegal character in comment '{v}'");
+                    bail!("illegal character in comment '{v}'");
                 }
                 comments.push(v);
             }
-            _ => bail!("bsdf2klems: unknown option '{a}'\n{USAGE}"),
+            _ => bail!("unknown option '{a}'\n{USAGE}"),
         }
         i += 1;
     }
@@ -148,16 +148,16 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     argv.extend_from_slice(args);
     comments.push(format!("File produced by: {}", command_line(&argv)));
     let rest = &args[i..];
+    klems_from::check_fields(&fields).map_err(|e| anyhow::anyhow!(e))?;
 
     let xml = if let Some(env) = env {
         if rest.len() != 1 {
             bail!(
-                "bsdf2klems: need single function with 6 arguments: bsdf(ix,iy,iz,ox,oy,oz)\n\
+                "need single function with 6 arguments: bsdf(ix,iy,iz,ox,oy,oz)\n\
                  \tor 3 arguments using Dx,Dy,Dz: bsdf(ix,iy,iz)\n{USAGE}"
             );
         }
-        let mut func =
-            BsdfFunction::new(env, &rest[0]).map_err(|e| anyhow::anyhow!("bsdf2klems: {e}"))?;
+        let mut func = BsdfFunction::new(env, &rest[0]).map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut progress = Progress {
             len: progress_len,
             calls: 0,
@@ -167,7 +167,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             klems_from::from_function(&mut func, size, samples, forward, backward, &mut |s, f| {
                 progress.report(s, f)
             })
-            .map_err(|e| anyhow::anyhow!("bsdf2klems: {}: {e}", rest[0]));
+            .map_err(|e| anyhow::anyhow!("{}: {e}", rest[0]));
         progress.done();
         KlemsXml {
             size,
@@ -177,10 +177,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             components: components?,
         }
     } else if rest.len() == 1 && rest[0].len() > 4 && rest[0].to_lowercase().ends_with(".xml") {
-        let bsdf =
-            Bsdf::load(Path::new(&rest[0])).map_err(|e| anyhow::anyhow!("bsdf2klems: {e}"))?;
+        let bsdf = Bsdf::load(Path::new(&rest[0])).map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut x = klems_from::from_bsdf(&bsdf, size, samples)
-            .map_err(|e| anyhow::anyhow!("bsdf2klems: {}: {e}", rest[0]))?;
+            .map_err(|e| anyhow::anyhow!("{}: {e}", rest[0]))?;
         // Option fields and comments come before the file's own, as RADIANCE orders them.
         fields.extend(std::mem::take(&mut x.fields));
         x.fields = fields;
@@ -188,14 +187,12 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         x
     } else {
         bail!(
-            "bsdf2klems: interpolating intermediate BSDF representations (.sir files from \
+            "interpolating intermediate BSDF representations (.sir files from \
              pabopto2bsdf, or standard input) is not supported in this version; give an XML \
              BSDF or a function (-e/-f)"
         );
     };
-    let (text, warnings) = xml
-        .to_xml()
-        .map_err(|e| anyhow::anyhow!("bsdf2klems: {e}"))?;
+    let (text, warnings) = xml.to_xml().map_err(|e| anyhow::anyhow!("{e}"))?;
     for w in warnings {
         eprintln!("wrapBSDF: {w}");
     }
