@@ -17,6 +17,7 @@
 
 mod colour;
 mod klems;
+pub mod klems_from;
 mod tree;
 mod xml;
 
@@ -295,6 +296,11 @@ impl Bsdf {
     /// solid angle of its resolution; none when the side has no non-Lambertian data.
     pub fn component_summary(&self, s: Side) -> Option<(f64, f64)> {
         self.side(s).map(|d| (d.max_hemi, d.min_proj_sa))
+    }
+
+    /// Whether the side's non-Lambertian data has colour (CIE X and Z blocks).
+    pub fn component_has_colour(&self, s: Side) -> bool {
+        matches!(self.side(s), Some(SideData { comp: Component::Klems(m), .. }) if m.chroma.is_some())
     }
 
     /// Whether the data is a tensor tree (else Klems, or Lambertian only).

@@ -3,6 +3,7 @@
 
 mod annual;
 mod bench;
+mod bsdf2klems;
 mod check;
 mod cnt;
 mod compare;
@@ -119,6 +120,7 @@ const MULTICALL: &[&str] = &[
     "ra_xyze",
     "rad",
     "mkillum",
+    "bsdf2klems",
 ];
 
 /// What RADIANCE's renderers print for `-version`: the RADIANCE release daylit follows.
@@ -320,6 +322,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_xyze" => ra_xyze::run_radiance(args),
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),
+        "bsdf2klems" => bsdf2klems::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }
