@@ -19,6 +19,7 @@ mod colour;
 mod klems;
 mod tree;
 mod xml;
+pub mod write;
 
 pub use colour::Value;
 use glam::DVec3;

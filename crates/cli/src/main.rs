@@ -12,6 +12,7 @@ mod evalglare;
 mod falsecolor;
 mod gendaymtx;
 mod generators;
+mod genbsdf;
 mod genglaze;
 mod getbbox;
 mod getinfo;
@@ -57,6 +58,7 @@ mod sky;
 mod total;
 mod vwrays;
 mod vwright;
+mod wrapbsdf;
 mod xform;
 
 use clap::{Parser, Subcommand};
@@ -119,6 +121,8 @@ const MULTICALL: &[&str] = &[
     "ra_xyze",
     "rad",
     "mkillum",
+    "wrapBSDF",
+    "genBSDF",
 ];
 
 /// What RADIANCE's renderers print for `-version`: the RADIANCE release daylit follows.
@@ -320,6 +324,8 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "ra_xyze" => ra_xyze::run_radiance(args),
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),
+        "wrapBSDF" => wrapbsdf::run_radiance(args),
+        "genBSDF" => genbsdf::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }
