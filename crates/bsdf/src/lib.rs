@@ -18,8 +18,8 @@
 mod colour;
 mod klems;
 mod tree;
-mod xml;
 pub mod write;
+mod xml;
 
 pub use colour::Value;
 use glam::DVec3;

@@ -674,13 +674,14 @@ pub(crate) fn load(cx: &Ctx, layer: XNode, ndim: usize, b: &mut Bsdf) -> Result<
             };
             match child(blk, "AngleBasis").map(|n| (n, text_of(n).0.trim().to_string())) {
                 None => return Err(cx.err(blk, "missing AngleBasis")),
-                Some((n, a)) if !a.eq_ignore_ascii_case("LBNL/Shirley-Chiu") => return Err(cx
-                    .err(
-                    n,
-                    format!(
+                Some((n, a)) if !a.eq_ignore_ascii_case("LBNL/Shirley-Chiu") => {
+                    return Err(cx.err(
+                        n,
+                        format!(
                         "unsupported tensor-tree angle basis '{a}' (expected LBNL/Shirley-Chiu)"
                     ),
-                )),
+                    ))
+                }
                 _ => {}
             }
             let Some(sd) =

@@ -409,9 +409,8 @@ fn parse_tree(text: &str, name: &str) -> Result<Elem, BsdfError> {
         allow_dtd: true,
         ..Default::default()
     };
-    let doc = roxmltree::Document::parse_with_options(text, opts).map_err(|e| {
-        BsdfError::new(name, Some(e.pos().row), format!("malformed XML: {e}"))
-    })?;
+    let doc = roxmltree::Document::parse_with_options(text, opts)
+        .map_err(|e| BsdfError::new(name, Some(e.pos().row), format!("malformed XML: {e}")))?;
     Ok(convert(doc.root_element(), text))
 }
 
@@ -591,9 +590,9 @@ fn assign_fields(
             }
             let mut tag = rest[..end].to_string();
             rest = &rest[end..];
-            let known = FIELDS.iter().position(|f| {
-                tag.eq_ignore_ascii_case(f.0) || tag.eq_ignore_ascii_case(f.1)
-            });
+            let known = FIELDS
+                .iter()
+                .position(|f| tag.eq_ignore_ascii_case(f.0) || tag.eq_ignore_ascii_case(f.1));
             if let Some(k) = known {
                 tag = FIELDS[k].1.to_string();
                 assigned[k] = true;
@@ -740,7 +739,11 @@ impl Wrap {
         }
         if let Some(ft) = root.get("FileType") {
             if ft.txt() != "BSDF" {
-                return Err(BsdfError::new(file, None, "wrong FileType (must be 'BSDF')"));
+                return Err(BsdfError::new(
+                    file,
+                    None,
+                    "wrong FileType (must be 'BSDF')",
+                ));
             }
         }
         let unit = self.unit.as_deref().unwrap_or("meter");
@@ -857,7 +860,9 @@ mod tests {
         };
         let out = w.write().unwrap();
         assert!(out.xml.contains("\t<Geometry></Geometry>\n\t<DataDefinition>\n\t\t<IncidentDataStructure>TensorTree3</IncidentDataStructure>\n\t</DataDefinition>\n</Layer>"));
-        assert!(out.xml.ends_with("</Layer>\n</Optical>\n</WindowElement>\n"));
+        assert!(out
+            .xml
+            .ends_with("</Layer>\n</Optical>\n</WindowElement>\n"));
     }
 
     #[test]
@@ -871,7 +876,13 @@ mod tests {
             text += "\n";
         }
         let out = correct_klems(&text, &b, "t").unwrap();
-        let first: Vec<f64> = out.lines().next().unwrap().split_whitespace().map(|v| v.parse().unwrap()).collect();
+        let first: Vec<f64> = out
+            .lines()
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
         assert!((first[0] - 0.5 / b.proj_sa(0)).abs() < 1e-3 * first[0]);
         assert!(correct_klems("1 2 3", &b, "t").is_err());
         assert!(correct_klems(&(text.clone() + " 7"), &b, "t").is_err());

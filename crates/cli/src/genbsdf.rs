@@ -27,7 +27,9 @@ fn render_options(o: &mut Options, words: &[String]) -> anyhow::Result<()> {
             // genBSDF gives -w- itself, and its own -n and -c after -r (they win).
             "-w" | "-w+" | "-w-" => i += 1,
             "-n" | "-c" => {
-                let v = words.get(i + 1).with_context(|| format!("-r: {w} needs a value"))?;
+                let v = words
+                    .get(i + 1)
+                    .with_context(|| format!("-r: {w} needs a value"))?;
                 v.parse::<usize>()
                     .with_context(|| format!("-r: {w} expects a whole number, found \"{v}\""))?;
                 i += 2;
@@ -86,7 +88,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         } else if a == "-t" {
             // The culling percentage of tensor trees; checked as genBSDF checks it.
             let v = value(i)?;
-            let p: f64 = v.parse().with_context(|| format!("-t expects a number, found \"{v}\""))?;
+            let p: f64 = v
+                .parse()
+                .with_context(|| format!("-t expects a number, found \"{v}\""))?;
             if p >= 100.0 {
                 bail!("Illegal -t culling percentage, must be < 100");
             }
@@ -100,19 +104,17 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             o.window6 = true;
         } else if a == "-c" {
             let v = value(i)?;
-            o.samples = v
-                .parse()
-                .ok()
-                .filter(|&n: &usize| n > 0)
-                .with_context(|| format!("-c expects a positive whole number, found \"{v}\""))?;
+            o.samples =
+                v.parse().ok().filter(|&n: &usize| n > 0).with_context(|| {
+                    format!("-c expects a positive whole number, found \"{v}\"")
+                })?;
             i += 1;
         } else if a == "-n" {
             let v = value(i)?;
-            o.threads = v
-                .parse()
-                .ok()
-                .filter(|&n: &usize| n > 0)
-                .with_context(|| format!("-n expects a positive whole number, found \"{v}\""))?;
+            o.threads =
+                v.parse().ok().filter(|&n: &usize| n > 0).with_context(|| {
+                    format!("-n expects a positive whole number, found \"{v}\"")
+                })?;
             i += 1;
         } else if a.starts_with("-d") {
             if i + 6 >= args.len() {

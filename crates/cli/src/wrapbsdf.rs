@@ -17,8 +17,7 @@ const MAX_ASSIGN: usize = 16;
 
 fn text_of(spec: &str) -> anyhow::Result<(String, String)> {
     let (name, bytes) = crate::input::read_operand("wrapBSDF", spec)?;
-    let text =
-        String::from_utf8(bytes).with_context(|| format!("{name}: not text (UTF-8)"))?;
+    let text = String::from_utf8(bytes).with_context(|| format!("{name}: not text (UTF-8)"))?;
     Ok((name, text))
 }
 
@@ -179,8 +178,8 @@ fn xml_input(spec: &str) -> anyhow::Result<(String, String)> {
     match found {
         Some(p) => {
             let name = p.display().to_string();
-            let text = std::fs::read_to_string(&p)
-                .with_context(|| format!("cannot load XML '{name}'"))?;
+            let text =
+                std::fs::read_to_string(&p).with_context(|| format!("cannot load XML '{name}'"))?;
             Ok((text, name))
         }
         None if spec == "minimalBSDFt.xml" => Ok((

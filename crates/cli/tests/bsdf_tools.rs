@@ -22,7 +22,11 @@ fn wrapbsdf_matches_radiance() {
             );
         } else {
             // RADIANCE has written part of the file by then; daylit writes nothing.
-            assert!(c.got.stdout.is_empty(), "wrapBSDF {}: partial output", c.line);
+            assert!(
+                c.got.stdout.is_empty(),
+                "wrapBSDF {}: partial output",
+                c.line
+            );
         }
     }
     // What it wraps loads back, with the values given (Klems Quarter, -c divides by the
@@ -85,7 +89,10 @@ fn klems_full_ohm() -> Vec<f64> {
     let mut v = Vec::new();
     for (t0, t1, n) in rings {
         let c = |t: f64| t.to_radians().cos().powi(2);
-        v.extend(std::iter::repeat_n(std::f64::consts::PI * (c(t0) - c(t1)) / n as f64, n));
+        v.extend(std::iter::repeat_n(
+            std::f64::consts::PI * (c(t0) - c(t1)) / n as f64,
+            n,
+        ));
     }
     v
 }
@@ -113,9 +120,17 @@ fn genbsdf_agrees_with_radiance() {
     let link = tmp.path().join("genBSDF");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_daylit"), &link).unwrap();
     let out = Command::new(&link)
-        .args(["-geom", "meter", "-c", "400", "+f", "+b", "-r"])
-        .arg("-ab 2 -ad 256 -lw 1e-4")
-        .arg("blinds.rad")
+        .args([
+            "-geom",
+            "meter",
+            "-c",
+            "400",
+            "+f",
+            "+b",
+            "-r",
+            "-ab 2 -ad 256 -lw 1e-4",
+            "blinds.rad",
+        ])
         .current_dir(tmp.path())
         .output()
         .unwrap();
@@ -140,7 +155,9 @@ fn genbsdf_agrees_with_radiance() {
         let diffs: Vec<f64> = gp.iter().zip(&wp).map(|(a, b)| a - b).collect();
         let worst = diffs.iter().fold(0.0f64, |m, d| m.max(d.abs()));
         let rms = (diffs.iter().map(|d| d * d).sum::<f64>() / 145.0).sqrt();
-        eprintln!("{dir}: total {gt:.4} (RADIANCE {wt:.4}), per patch rms {rms:.4}, worst {worst:.4}");
+        eprintln!(
+            "{dir}: total {gt:.4} (RADIANCE {wt:.4}), per patch rms {rms:.4}, worst {worst:.4}"
+        );
         // Both are Monte Carlo estimates from 400 rays per incident patch (measured: rms
         // 0.009-0.016 per patch, no trend with incidence angle): the total within 1 %, each
         // patch within 0.075 (about 5 standard deviations), the rms within 0.025.

@@ -202,7 +202,11 @@ fn trace_direction(
     samples: usize,
 ) -> Result<Vec<Vec<DVec3>>, GenBsdfError> {
     let recv = parse_receivers(receivers_text(), "receivers.rad")?;
-    let name = if forward { "fsender.rad" } else { "bsender.rad" };
+    let name = if forward {
+        "fsender.rad"
+    } else {
+        "bsender.rad"
+    };
     let snd = parse_sender(&sender_text(dim, forward), name)?;
     let scene = scene_for(receivers_text())?;
     let raypath = daylit_cal::RayPath::from_env();
@@ -228,7 +232,7 @@ fn trace_direction(
         values: false,
         split_direct: false,
     });
-    let rays = snd.rays(samples, renderer_seed(opts))?;
+    let rays = snd.rays(samples, opts.render.seed)?;
     let len = renderer.contrib_len();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
@@ -242,9 +246,9 @@ fn trace_direction(
                 let mut ctx = rd.ctx(0);
                 ctx.contrib.clear();
                 ctx.contrib.resize(len, DVec3::ZERO);
-                for k in b * samples..(b + 1) * samples {
+                for (k, ray) in rays.iter().enumerate().skip(b * samples).take(samples) {
                     rd.reseed(&mut ctx, k as u64);
-                    rd.radiance(rays[k].origin, rays[k].dir, &mut ctx);
+                    rd.radiance(ray.origin, ray.dir, &mut ctx);
                 }
                 let scale = 1.0 / samples as f64;
                 ctx.contrib.iter().map(|v| *v * scale).collect()
@@ -252,10 +256,6 @@ fn trace_direction(
             .collect()
     });
     Ok(rows)
-}
-
-fn renderer_seed(opts: &Options) -> u64 {
-    opts.render.seed
 }
 
 /// One matrix block as text: exiting patch down, incident patch across (the transpose of the
