@@ -19,6 +19,7 @@ mod colour;
 mod klems;
 pub mod klems_from;
 mod tree;
+pub mod write;
 mod xml;
 
 pub use colour::Value;

@@ -11,6 +11,7 @@ mod dcglare;
 mod dctimestep;
 mod evalglare;
 mod falsecolor;
+mod genbsdf;
 mod gendaymtx;
 mod generators;
 mod genglaze;
@@ -58,6 +59,7 @@ mod sky;
 mod total;
 mod vwrays;
 mod vwright;
+mod wrapbsdf;
 mod xform;
 
 use clap::{Parser, Subcommand};
@@ -121,6 +123,8 @@ const MULTICALL: &[&str] = &[
     "rad",
     "mkillum",
     "bsdf2klems",
+    "wrapBSDF",
+    "genBSDF",
 ];
 
 /// What RADIANCE's renderers print for `-version`: the RADIANCE release daylit follows.
@@ -323,6 +327,8 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),
         "bsdf2klems" => bsdf2klems::run_radiance(args),
+        "wrapBSDF" => wrapbsdf::run_radiance(args),
+        "genBSDF" => genbsdf::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }
 }

@@ -12,9 +12,12 @@
 //!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE);
 //!   [`rfluxmtx::sender`]: sender files (window groups) and the rays rfluxmtx samples over
 //!   them, `-c` per hemisphere bin (daylight matrices).
+//! - [`genbsdf`]: genBSDF's Klems BSDF of a fenestration model, traced in process and
+//!   wrapped into WindowElement XML.
 
 pub mod annual;
 pub mod coefficients;
+pub mod genbsdf;
 pub mod rfluxmtx;
 pub mod sender;
 pub mod sun;
