@@ -10,10 +10,11 @@
 //! stream. The matrices therefore agree with RADIANCE's to the printed digits, not merely
 //! within Monte Carlo noise.
 //!
-//! [`KlemsXml::to_xml`] writes the result as RADIANCE's `wrapBSDF -W` does for Klems data
-//! (a small private writer; the general XML writer lives elsewhere).
+//! [`KlemsXml::to_xml`] writes the result through [`crate::write`], as RADIANCE's
+//! bsdf2klems hands its matrices to `wrapBSDF -W`.
 
 use crate::klems::Basis;
+use crate::write::{DataBlock, Direction, Spectrum, Wrap, WrapBasis};
 use crate::{Bsdf, Side, Value};
 use daylit_cal::{CalEnv, EvalState, FuncId, RayContext, RayVar};
 use glam::DVec3;
@@ -39,6 +40,15 @@ impl KlemsSize {
             KlemsSize::Quarter => 2,
         };
         Basis::standard().swap_remove(i)
+    }
+
+    /// The basis as `wrapBSDF -a` names it.
+    fn wrap_basis(self) -> WrapBasis {
+        match self {
+            KlemsSize::Full => WrapBasis::KlemsFull,
+            KlemsSize::Half => WrapBasis::KlemsHalf,
+            KlemsSize::Quarter => WrapBasis::KlemsQuarter,
+        }
     }
 }
 
@@ -511,201 +521,76 @@ pub fn from_bsdf(bsdf: &Bsdf, size: KlemsSize, samples: usize) -> Result<KlemsXm
 
 // ------------------------------------------------------------------ the XML
 
-/// The fields of WINDOW's template material (`wrapBSDF -W`): nickname, tag, whether it
-/// carries a unit, whether WINDOW needs it.
-const FIELDS: [(&str, &str, bool, bool); 11] = [
-    ("m", "Manufacturer", false, true),
-    ("n", "Name", false, true),
-    ("d", "DeviceType", false, false),
-    ("c", "ThermalConductivity", false, false),
-    ("ef", "EmissivityFront", false, false),
-    ("eb", "EmissivityBack", false, false),
-    ("tir", "TIR", false, false),
-    ("eo", "EffectiveOpennessFraction", false, false),
-    ("t", "Thickness", true, true),
-    ("h", "Height", true, false),
-    ("w", "Width", true, false),
-];
-
-/// The (tag, value) pairs of `wrapBSDF -f` assignments (`t=0.005;n=Name`); an error naming
-/// a malformed one.
-fn parse_fields(fields: &[String]) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
-    for a in fields {
-        for part in a.split(';') {
-            if part.trim().is_empty() {
-                continue;
-            }
-            let Some((tag, value)) = part.split_once('=') else {
-                return Err(format!("missing '=' in assignment '{a}'"));
-            };
-            let tag = tag.trim();
-            if tag.is_empty() || tag.contains(char::is_whitespace) {
-                return Err(format!("bad tag name in assignment '{a}'"));
-            }
-            out.push((tag.to_string(), value.to_string()));
-        }
-    }
-    Ok(out)
-}
-
 /// Checks `wrapBSDF -f` field assignments before any work is done.
 pub fn check_fields(fields: &[String]) -> Result<(), String> {
-    parse_fields(fields).map(|_| ())
+    KlemsXml {
+        size: KlemsSize::Quarter,
+        comments: Vec::new(),
+        fields: fields.to_vec(),
+        mgf: None,
+        components: Vec::new(),
+    }
+    .to_xml()
+    .map(|_| ())
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// WINDOW's name of a RADIANCE side.
-fn window_name(side: Side) -> &'static str {
+/// The data block direction WINDOW's file names a RADIANCE side by.
+fn direction(side: Side) -> Direction {
     match side {
-        Side::Rf => "Reflection Back",
-        Side::Rb => "Reflection Front",
-        Side::Tf => "Transmission Back",
-        Side::Tb => "Transmission Front",
+        Side::Rf => Direction::ReflectionBack,
+        Side::Rb => Direction::ReflectionFront,
+        Side::Tf => Direction::TransmissionBack,
+        Side::Tb => Direction::TransmissionFront,
     }
 }
 
 impl KlemsXml {
     /// The XML text, and `wrapBSDF`'s warnings (fields WINDOW needs that are not set, tags
-    /// added); an error for a malformed field assignment.
+    /// added); an error for a malformed field assignment. Written as RADIANCE's bsdf2klems
+    /// has it written: each matrix as `%.3e` lines, a blank line after each incident
+    /// direction, wrapped by `wrapBSDF -W` ([`crate::write`]).
     pub fn to_xml(&self) -> Result<(String, Vec<String>), String> {
-        // The template's material, then assignments in order (new tags appended).
-        let mut mat: Vec<(String, String, bool)> = [
-            ("Name", ""),
-            ("Manufacturer", ""),
-            ("Thickness", ""),
-            ("DeviceType", "Other"),
-            ("ThermalConductivity", "1"),
-            ("EmissivityFront", "0.9"),
-            ("EmissivityBack", "0.9"),
-            ("TIR", "0.1"),
-            ("EffectiveOpennessFraction", "0.05"),
-        ]
-        .iter()
-        .map(|(t, v)| (t.to_string(), v.to_string(), false))
-        .collect();
-        let mut warnings = Vec::new();
-        let mut assigned = Vec::new();
-        for (tag, value) in parse_fields(&self.fields)? {
-            let known = FIELDS
-                .iter()
-                .find(|f| f.0.eq_ignore_ascii_case(&tag) || f.1.eq_ignore_ascii_case(&tag));
-            let full = known.map_or(tag.clone(), |f| f.1.to_string());
-            let unit = known.is_some_and(|f| f.2);
-            assigned.push(full.clone());
-            match mat.iter_mut().find(|m| m.0 == full) {
-                Some(m) => {
-                    m.1 = value;
-                    m.2 |= unit;
-                }
-                None => {
-                    if known.is_none() {
-                        warnings.push(format!("warning - adding tag <{full}>"));
-                    }
-                    mat.push((full, value, unit));
-                }
-            }
-        }
-        for f in FIELDS.iter().filter(|f| f.3) {
-            let set = mat.iter().any(|m| m.0 == f.1 && !m.1.is_empty());
-            if !set && !assigned.iter().any(|a| a == f.1) {
-                warnings.push(format!(
-                    "warning - missing '{}' assignment for WINDOW <{}>",
-                    f.0, f.1
-                ));
-            }
-        }
         let basis = self.size.basis();
-        let mut x = String::with_capacity(64 * basis.len() * basis.len() * 4);
-        x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        for c in &self.comments {
-            x.push_str(&format!("<!-- {c} -->\n"));
-        }
-        x.push_str(
-            "<WindowElement xmlns=\"http://windows.lbl.gov\" \
-             xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" \
-             xsi:schemaLocation=\"http://windows.lbl.gov/BSDF-v1.4.xsd\">\n\
-             <WindowElementType>System</WindowElementType>\n\
-             <FileType>BSDF</FileType>\n<Optical>\n<Layer>\n\t<Material>\n",
-        );
-        for (tag, value, unit) in &mat {
-            let attr = if *unit { " unit=\"meter\"" } else { "" };
-            x.push_str(&format!("\t\t<{tag}{attr}>{}</{tag}>\n", escape(value)));
-        }
-        x.push_str("\t</Material>\n");
-        match &self.mgf {
-            Some(g) => x.push_str(&format!(
-                "\t<Geometry format=\"MGF\"><MGFblock unit=\"meter\">{}</MGFblock></Geometry>\n",
-                escape(g)
-            )),
-            None => x.push_str("\t<Geometry></Geometry>\n"),
-        }
-        x.push_str(
-            "\t<DataDefinition>\n\t\t<IncidentDataStructure>Columns</IncidentDataStructure>\n",
-        );
-        x.push_str(&format!(
-            "\t\t<AngleBasis>\n\t\t\t<AngleBasisName>{}</AngleBasisName>\n",
-            basis.name
-        ));
-        let g = daylit_cal::printf::format_g;
-        for (k, w) in basis.rings.windows(2).enumerate() {
-            let (lo, hi) = (w[0].0 as f64, w[1].0 as f64);
-            let theta = if k == 0 { 0.0 } else { 0.5 * (lo + hi) };
-            x.push_str(&format!(
-                "\t\t\t<AngleBasisBlock>\n\t\t\t\t<Theta>{}</Theta>\n\t\t\t\t<nPhis>{}</nPhis>\n\
-                 \t\t\t\t<ThetaBounds>\n\t\t\t\t\t<LowerTheta>{}</LowerTheta>\n\
-                 \t\t\t\t\t<UpperTheta>{}</UpperTheta>\n\t\t\t\t</ThetaBounds>\n\
-                 \t\t\t</AngleBasisBlock>\n",
-                g(theta),
-                w[0].1,
-                g(lo),
-                g(hi)
-            ));
-        }
-        x.push_str("\t\t\t</AngleBasis>\n\t</DataDefinition>\n");
         let n = basis.len();
+        let mut blocks = Vec::new();
         for c in &self.components {
-            let mut blocks: Vec<(&str, &str, &Vec<f64>)> = vec![("Visible", "Y", &c.y)];
+            let mut data = vec![(Spectrum::Visible, &c.y)];
             if let Some((xs, zs)) = &c.xz {
-                blocks.push(("CIE-X", "X", xs));
-                blocks.push(("CIE-Z", "Z", zs));
+                data.push((Spectrum::CieX, xs));
+                data.push((Spectrum::CieZ, zs));
             }
-            for (wl, det, data) in blocks {
-                x.push_str(&format!(
-                    "\t<WavelengthData>\n\t\t<LayerNumber>System</LayerNumber>\n\
-                     \t\t<Wavelength unit=\"Integral\">{wl}</Wavelength>\n\
-                     \t\t<SourceSpectrum>CIE Illuminant D65 1nm.ssp</SourceSpectrum>\n\
-                     \t\t<DetectorSpectrum>ASTM E308 1931 {det}.dsp</DetectorSpectrum>\n\
-                     \t\t<WavelengthDataBlock>\n\
-                     \t\t\t<WavelengthDataDirection>{}</WavelengthDataDirection>\n\
-                     \t\t\t<ColumnAngleBasis>{}</ColumnAngleBasis>\n\
-                     \t\t\t<RowAngleBasis>{}</RowAngleBasis>\n\
-                     \t\t\t<ScatteringDataType>BTDF</ScatteringDataType>\n\
-                     \t\t\t<ScatteringData>\n",
-                    window_name(c.side),
-                    basis.name,
-                    basis.name
-                ));
-                for row in data.chunks(n) {
+            for (spectrum, values) in data {
+                let mut text = String::with_capacity(12 * values.len() + n);
+                for row in values.chunks(n) {
                     for v in row {
-                        x.push('\t');
-                        x.push_str(&daylit_cal::printf::format_e(*v, 3));
-                        x.push('\n');
+                        text.push('\t');
+                        text.push_str(&daylit_cal::printf::format_e(*v, 3));
+                        text.push('\n');
                     }
-                    x.push('\n');
+                    text.push('\n');
                 }
-                x.push_str(
-                    "\t\t\t</ScatteringData>\n\t\t</WavelengthDataBlock>\n\t</WavelengthData>\n",
-                );
+                blocks.push(DataBlock {
+                    direction: direction(c.side),
+                    spectrum,
+                    source: "bsdf2klems".into(),
+                    text,
+                });
             }
         }
-        x.push_str("</Layer>\n</Optical>\n</WindowElement>\n");
-        Ok((x, warnings))
+        let wrapped = Wrap {
+            input: None,
+            window6: true,
+            fields: self.fields.clone(),
+            unit: None,
+            geometry: self.mgf.clone(),
+            basis: Some(self.size.wrap_basis()),
+            correct_solid_angle: false,
+            comments: self.comments.clone(),
+            blocks,
+        }
+        .write()
+        .map_err(|e| e.message)?;
+        Ok((wrapped.xml, wrapped.warnings))
     }
 }
 

@@ -310,6 +310,6 @@ fn malformed_input_is_a_located_error() {
     fails(
         d,
         &["-f", "t=0.1;w", "pyradiance-blindsT3.xml"],
-        &["missing '='"],
+        &["bad tag name"],
     );
 }
