@@ -32,7 +32,8 @@ fn corners(n: usize, step: usize) -> Vec<usize> {
 }
 
 /// Fills an `xres` × `yres` picture (rows top to bottom) from `trace(state, col, row)`, tracing
-/// every pixel when `ps <= 1`. `init` makes the working state each worker reuses. `refine`
+/// every pixel when `ps <= 1`; returns the colours and the distances (rpict's z-buffer), both
+/// interpolated alike where pixels are not traced. `init` makes the working state each worker reuses. `refine`
 /// hears the pixels of each level of refinement (indices `row × xres + col`) before they are
 /// traced: rpict extends its irradiance cache there. `bar`, if any, advances by one per row
 /// of blocks or scanline.
@@ -44,7 +45,7 @@ pub fn fill<S, I, F, R>(
     trace: F,
     mut refine: R,
     bar: Option<&ProgressBar>,
-) -> Vec<[f32; 3]>
+) -> (Vec<[f32; 3]>, Vec<f32>)
 where
     I: Fn() -> S + Sync + Send,
     F: Fn(&mut S, usize, usize) -> Sample + Sync,
@@ -54,14 +55,19 @@ where
         return (0..yres)
             .into_par_iter()
             .map_init(&init, |st, row| {
-                let line: Vec<[f32; 3]> = (0..xres).map(|col| trace(st, col, row).0).collect();
+                let line: Vec<([f32; 3], f32)> = (0..xres)
+                    .map(|col| {
+                        let (c, d) = trace(st, col, row);
+                        (c, d as f32)
+                    })
+                    .collect();
                 if let Some(b) = bar {
                     b.inc(1);
                 }
                 line
             })
             .flatten_iter()
-            .collect();
+            .unzip();
     }
     let (cx, cy) = (corners(xres, ps), corners(yres, ps));
     let mut pic = Traced::new(xres * yres);
@@ -125,7 +131,7 @@ where
     for c in &smooth {
         c.interpolate(&mut pic, xres);
     }
-    pic.colour
+    (pic.colour, pic.dist)
 }
 
 /// The picture being refined: colours and distances (traced or interpolated), which pixels
