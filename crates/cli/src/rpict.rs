@@ -327,7 +327,9 @@ fn render_frame(
             Some(ray) => {
                 let r = renderer.radiance(ray.origin, ray.dir, ctx);
                 let v: DVec3 = r.value;
-                ([v.x as f32, v.y as f32, v.z as f32], r.dist)
+                // The z-file's distance, also what refinement compares: RADIANCE's
+                // `raydistance` (through glass, or to the image in a mirror).
+                ([v.x as f32, v.y as f32, v.z as f32], r.distance())
             }
             None => ([0.0; 3], 0.0),
         };

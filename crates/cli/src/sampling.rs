@@ -248,10 +248,12 @@ impl Cell {
             .collect()
     }
 
-    /// Fills the pixels of this cell that were not traced bilinearly from its corners.
+    /// Fills the pixels of this cell that were not traced bilinearly from its corners, colours
+    /// and distances alike (rpict interpolates its z-buffer with the picture).
     fn interpolate(&self, pic: &mut Traced, xres: usize) {
         let [x0, x1, y0, y1] = self.0;
         let c = self.corners().map(|(x, y)| pic.colour[y * xres + x]);
+        let z = self.corners().map(|(x, y)| pic.dist[y * xres + x]);
         for y in y0..=y1 {
             let v = (y - y0) as f32 / (y1 - y0).max(1) as f32;
             for x in x0..=x1 {
@@ -265,6 +267,9 @@ impl Cell {
                     let bottom = c[2][i] * (1.0 - u) + c[3][i] * u;
                     top * (1.0 - v) + bottom * v
                 });
+                let top = z[0] * (1.0 - u) + z[1] * u;
+                let bottom = z[2] * (1.0 - u) + z[3] * u;
+                pic.dist[k] = top * (1.0 - v) + bottom * v;
             }
         }
     }
@@ -277,11 +282,17 @@ mod tests {
 
     #[test]
     fn smooth_pictures_are_interpolated_and_edges_traced() {
-        // A linear ramp is interpolated exactly from the corners; a step is traced in full.
+        // A linear ramp (colour and distance) is interpolated exactly from the corners; a step
+        // is traced in full.
         let (w, h) = (37, 23);
-        let ramp = |x: usize, y: usize| ([1.0 + x as f32 * 0.002 + y as f32 * 0.004; 3], 5.0);
+        let ramp = |x: usize, y: usize| {
+            (
+                [1.0 + x as f32 * 0.002 + y as f32 * 0.004; 3],
+                5.0 + x as f64 * 0.01 - y as f64 * 0.02,
+            )
+        };
         let traced = AtomicUsize::new(0);
-        let img = fill(
+        let (img, z) = fill(
             w,
             h,
             (4, 0.05),
@@ -299,6 +310,11 @@ mod tests {
                     (img[y * w + x][0] - ramp(x, y).0[0]).abs() < 1e-5,
                     "{x} {y}"
                 );
+                assert!(
+                    (z[y * w + x] as f64 - ramp(x, y).1).abs() < 1e-5,
+                    "{x} {y}: distance {} interpolated as the colour",
+                    z[y * w + x]
+                );
             }
         }
         assert!(
@@ -309,7 +325,7 @@ mod tests {
         let step = |x: usize, _y: usize| ([if x < 18 { 1.0 } else { 5.0 }; 3], 5.0);
         let traced = std::sync::Mutex::new(Vec::new());
         let mut heard = Vec::new();
-        let img = fill(
+        let (img, _) = fill(
             w,
             h,
             (4, 0.05),
