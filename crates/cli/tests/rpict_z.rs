@@ -211,3 +211,29 @@ fn rad_writes_the_z_file() {
         diff[diff.len() / 2]
     );
 }
+
+/// A z-file that cannot be written, or `-z` without a name: an error naming it, a non-zero
+/// exit and no picture.
+#[test]
+fn bad_z_files_are_errors() {
+    let dir = workspace(&["rpict"]);
+    for (args, says) in [
+        (&["-z", "no/such/dir/z.zbf", "scene.rad"][..], "no/such/dir"),
+        (&["scene.rad", "-z"][..], "-z needs a file name"),
+    ] {
+        let mut all = vec!["-vf", "view.vf", "-x", "8", "-y", "8"];
+        all.extend_from_slice(args);
+        let out = Command::new(dir.path().join("bin/rpict"))
+            .args(&all)
+            .current_dir(dir.path())
+            .env("RAYPATH", ".")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(says),
+            "{all:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{all:?}: no picture");
+    }
+}
