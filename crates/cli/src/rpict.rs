@@ -57,6 +57,9 @@ struct Request {
     sequence: Option<i64>,
     /// `-o`: where frames go, with a `%d` (printf style) for the frame number.
     output: Option<String>,
+    /// `-z`: where each pixel's distance goes (4-byte floats, native order, rows as the
+    /// picture's), with a `%d` in a sequence.
+    zfile: Option<String>,
 }
 
 /// Options that change nothing in daylit's pictures.
@@ -76,6 +79,7 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
         scene: vec![],
         sequence: None,
         output: None,
+        zfile: None,
     };
     let mut words = Vec::new();
     let mut i = 0;
@@ -132,11 +136,16 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
                 r.sequence = Some(num(1)? as i64);
                 take = 1;
             }
-            "-o" => {
+            "-o" | "-z" => {
                 let w = args
                     .get(i + 1)
-                    .with_context(|| format!("{prog}: option -o needs a file name"))?;
-                r.output = Some(w.clone());
+                    .with_context(|| format!("{prog}: option {a} needs a file name"))?
+                    .clone();
+                if a == "-o" {
+                    r.output = Some(w);
+                } else {
+                    r.zfile = Some(w);
+                }
                 take = 1;
             }
             "-w" | "-w+" | "-w-" => {}
@@ -275,22 +284,22 @@ fn prepare_cache(renderer: &mut Renderer, frames: &[Frame], ps: usize) -> anyhow
     Ok(())
 }
 
-/// Renders the picture of one request; `progress` shows a bar.
-fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<HdrImage> {
+/// Renders the picture of one request and its distances; `progress` shows a bar.
+fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<(HdrImage, Vec<f32>)> {
     let mut renderer = load(req)?;
     let frame = Frame::new(req, req.view.clone())?;
     prepare_cache(&mut renderer, std::slice::from_ref(&frame), req.ps)?;
     Ok(render_frame(&mut renderer, req, &frame, argline, progress))
 }
 
-/// Traces one frame with a prepared renderer.
+/// Traces one frame with a prepared renderer: the picture and each pixel's distance.
 fn render_frame(
     renderer: &mut Renderer,
     req: &Request,
     f: &Frame,
     argline: &str,
     progress: bool,
-) -> HdrImage {
+) -> (HdrImage, Vec<f32>) {
     let (frame, xres, yres) = (&f.frame, f.xres, f.yres);
     let bar = progress.then(|| {
         let b = indicatif::ProgressBar::new(yres as u64);
@@ -318,7 +327,9 @@ fn render_frame(
             Some(ray) => {
                 let r = renderer.radiance(ray.origin, ray.dir, ctx);
                 let v: DVec3 = r.value;
-                ([v.x as f32, v.y as f32, v.z as f32], r.dist)
+                // The z-file's distance, also what refinement compares: RADIANCE's
+                // `raydistance` (through glass, or to the image in a mirror).
+                ([v.x as f32, v.y as f32, v.z as f32], r.distance())
             }
             None => ([0.0; 3], 0.0),
         };
@@ -346,7 +357,7 @@ fn render_frame(
         ctx.use_irradiance_cache(current());
         ctx
     };
-    let pixels = crate::sampling::fill(
+    let (pixels, depths) = crate::sampling::fill(
         xres,
         yres,
         (req.ps, req.pt),
@@ -388,7 +399,13 @@ fn render_frame(
     if req.aspect > 0.0 && (req.aspect - 1.0).abs() > 1e-9 {
         img.header.push(format!("PIXASPECT= {}", req.aspect));
     }
-    img
+    (img, depths)
+}
+
+/// The z-file's bytes: each distance a 4-byte float in the machine's order, as RADIANCE's rpict
+/// writes them.
+fn depth_bytes(depths: &[f32]) -> Vec<u8> {
+    depths.iter().flat_map(|d| d.to_ne_bytes()).collect()
 }
 
 /// `-S`: the views of a sequence, one per line of `input` (view options, as in a view file;
@@ -439,16 +456,20 @@ fn run_sequence(req: &Request, first: i64, argline: &str) -> anyhow::Result<()> 
         .into_iter()
         .map(|v| Frame::new(req, v))
         .collect::<anyhow::Result<_>>()?;
-    if let Some(spec) = &req.output {
+    for spec in [&req.output, &req.zfile].into_iter().flatten() {
         frame_path(spec, first)?;
     }
     let mut renderer = load(req)?;
     prepare_cache(&mut renderer, &frames, req.ps)?;
     for (k, f) in frames.iter().enumerate() {
-        let img = render_frame(&mut renderer, req, f, argline, false);
+        let (img, depths) = render_frame(&mut renderer, req, f, argline, false);
         let bytes = img.encode(true);
+        let n = first + k as i64;
+        if let Some(spec) = &req.zfile {
+            write_atomic(&frame_path(spec, n)?, &depth_bytes(&depths))?;
+        }
         match &req.output {
-            Some(spec) => write_atomic(&frame_path(spec, first + k as i64)?, &bytes)?,
+            Some(spec) => write_atomic(&frame_path(spec, n)?, &bytes)?,
             None => crate::output::print_bytes([bytes.as_slice()])?,
         }
     }
@@ -464,7 +485,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         run_sequence(&req, first, &argline)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let img = render(&req, &argline, false)?;
+    let (img, depths) = render(&req, &argline, false)?;
+    if let Some(path) = &req.zfile {
+        write_atomic(std::path::Path::new(path), &depth_bytes(&depths))?;
+    }
     match &req.output {
         Some(path) => write_atomic(std::path::Path::new(path), &img.encode(true))?,
         None => crate::output::print_bytes([img.encode(true).as_slice()])?,
@@ -481,11 +505,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
     let mut req = parse(&a.args, Options::render(), "render")?;
     req.jitter = 0.67;
-    let img = render(
+    let (img, depths) = render(
         &req,
         &format!("daylit render {}", a.args.join(" ")),
         std::io::stderr().is_terminal(),
     )?;
+    if let Some(path) = &req.zfile {
+        write_atomic(std::path::Path::new(path), &depth_bytes(&depths))?;
+    }
     write_atomic(&a.output, &img.encode(true))?;
     let png = a.output.with_extension("png");
     write_atomic(&png, &tone_map_png(&img)?)?;

@@ -7,6 +7,7 @@ use anyhow::{bail, Context};
 use daylit_compile::{compile, CompiledScene, Origin};
 use daylit_geometry::{DVec3, Ray};
 use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
+use daylit_transport::trace::FHUGE;
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::PathBuf;
@@ -54,14 +55,30 @@ enum Out {
     Value,
     Contribution,
     Weight,
+    /// RADIANCE's `raydistance`: the mirror image's distance or the effective length.
     EffectiveLength,
+    /// The part of the value a pure mirror reflection brought (`-or`).
+    Mirrored,
+    /// The length to what that reflection shows (`-oR`).
+    MirroredLength,
+    /// The rest of the value (`-ox`).
+    Unmirrored,
+    /// The length on through what the ray passes unperturbed (`-oX`).
+    UnmirroredLength,
 }
 
 impl Out {
     fn needs_transport(self) -> bool {
         matches!(
             self,
-            Out::Value | Out::Contribution | Out::Weight | Out::EffectiveLength
+            Out::Value
+                | Out::Contribution
+                | Out::Weight
+                | Out::EffectiveLength
+                | Out::Mirrored
+                | Out::MirroredLength
+                | Out::Unmirrored
+                | Out::UnmirroredLength
         )
     }
 }
@@ -178,8 +195,12 @@ fn parse(args: &[String]) -> anyhow::Result<Options> {
             'V' => Out::Contribution,
             'w' => Out::Weight,
             'l' => Out::EffectiveLength,
-            'W' | 'r' | 'R' | 'x' | 'X' | '~' => bail!(
-                "rtrace: output -o{c} is not in this version of daylit; v V w l and the geometric outputs (o d L p N n c s m M) work"
+            'r' => Out::Mirrored,
+            'R' => Out::MirroredLength,
+            'x' => Out::Unmirrored,
+            'X' => Out::UnmirroredLength,
+            'W' | '~' => bail!(
+                "rtrace: output -o{c} is not in this version of daylit; v V w l r R x X and the geometric outputs (o d L p N n c s m M) work"
             ),
             _ => bail!("rtrace: unknown output -o{c}"),
         });
@@ -311,10 +332,9 @@ fn shading_normal(ron: DVec3, smooth: DVec3, dir: DVec3) -> DVec3 {
     }
 }
 
-/// What the light-transport engine computes for one ray.
-struct Shaded {
-    value: DVec3,
-}
+/// What the light-transport engine computes for one ray: its value, mirrored part and
+/// lengths.
+type Shaded = daylit_transport::trace::Radiance;
 
 /// One ray's output record.
 #[allow(clippy::too_many_arguments)]
@@ -359,7 +379,11 @@ fn trace(
         match o {
             Out::Origin => put3(out, ray.origin),
             Out::Dir => put3(out, dir),
-            Out::Dist => put(out, hit.map_or(1e10, |(h, _)| h.t)),
+            // The traced ray's own (RADIANCE's `rot`: 1e-5 with `-I`) where it was traced.
+            Out::Dist => put(
+                out,
+                shaded.map_or_else(|| hit.map_or(1e10, |(h, _)| h.t), |s| s.dist),
+            ),
             // RADIANCE gives the origin as the point of a ray that hits nothing.
             Out::Point => put3(out, hit.map_or(ray.origin, |(h, _)| h.point)),
             Out::Normal => put3(out, hit.map_or(DVec3::ZERO, |(h, _)| h.normal)),
@@ -404,7 +428,11 @@ fn trace(
             }
             Out::Value | Out::Contribution => put3(out, shaded.map_or(DVec3::ZERO, |s| s.value)),
             Out::Weight => put(out, 1.0),
-            Out::EffectiveLength => put(out, hit.map_or(1e10, |(h, _)| h.t)),
+            Out::EffectiveLength => put(out, shaded.map_or(FHUGE, |s| s.distance())),
+            Out::Mirrored => put3(out, shaded.map_or(DVec3::ZERO, |s| s.mirror)),
+            Out::MirroredLength => put(out, shaded.map_or(FHUGE, |s| s.mirror_dist)),
+            Out::Unmirrored => put3(out, shaded.map_or(DVec3::ZERO, |s| s.value - s.mirror)),
+            Out::UnmirroredLength => put(out, shaded.map_or(FHUGE, |s| s.extent)),
         }
     }
     if fmt == 'a' {
@@ -423,16 +451,27 @@ fn shade(
     ctx: &mut daylit_transport::Ctx,
 ) -> Shaded {
     let len = ray.dir.length();
+    let nothing = Shaded {
+        value: DVec3::ZERO,
+        dist: FHUGE,
+        extent: FHUGE,
+        mirror: DVec3::ZERO,
+        mirror_dist: FHUGE,
+    };
     if len == 0.0 || !len.is_finite() {
-        return Shaded { value: DVec3::ZERO };
+        return nothing;
     }
     let dir = ray.dir / len;
-    let value = if o.irradiance_at_points {
-        rd.irradiance(ray.origin, dir, ctx)
-    } else {
-        rd.radiance(ray.origin, dir, ctx).value
-    };
-    Shaded { value }
+    if o.irradiance_at_points {
+        // RADIANCE pretends the ray hit a surface 1e-5 away.
+        return Shaded {
+            value: rd.irradiance(ray.origin, dir, ctx),
+            dist: 1e-5,
+            extent: 1e-5,
+            ..nothing
+        };
+    }
+    rd.radiance(ray.origin, dir, ctx)
 }
 
 /// Runs rtrace with RADIANCE's arguments.
@@ -445,6 +484,16 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .any(|x| matches!(x, Out::Surface | Out::Modifier | Out::Material))
     {
         bail!("rtrace: names (-os -om -oM) can only be written in ASCII output (-fa)");
+    }
+    if (o.irradiance_at_points || o.render.irradiance)
+        && o.outputs.iter().any(|x| {
+            matches!(
+                x,
+                Out::Mirrored | Out::MirroredLength | Out::Unmirrored | Out::UnmirroredLength
+            )
+        })
+    {
+        eprintln!("rtrace: warning - -orRxX options incompatible with -I+ and -i+");
     }
     let scene = load_scene(&o.scene, &LoadOptions::default())?;
     let has_textures = scene
@@ -500,9 +549,12 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .map(|x| match x {
                 Out::Origin | Out::Dir | Out::Point | Out::Normal | Out::PertNormal => 3,
                 Out::Local => 2,
-                Out::Value | Out::Contribution => 3,
+                Out::Value | Out::Contribution | Out::Mirrored | Out::Unmirrored => 3,
                 Out::Dist | Out::Surface | Out::Modifier | Out::Material => 1,
-                Out::Weight | Out::EffectiveLength => 1,
+                Out::Weight
+                | Out::EffectiveLength
+                | Out::MirroredLength
+                | Out::UnmirroredLength => 1,
             })
             .sum();
         h += &format!("NCOMP={ncomp}\n");

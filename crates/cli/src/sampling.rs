@@ -32,7 +32,8 @@ fn corners(n: usize, step: usize) -> Vec<usize> {
 }
 
 /// Fills an `xres` × `yres` picture (rows top to bottom) from `trace(state, col, row)`, tracing
-/// every pixel when `ps <= 1`. `init` makes the working state each worker reuses. `refine`
+/// every pixel when `ps <= 1`; returns the colours and the distances (rpict's z-buffer), both
+/// interpolated alike where pixels are not traced. `init` makes the working state each worker reuses. `refine`
 /// hears the pixels of each level of refinement (indices `row × xres + col`) before they are
 /// traced: rpict extends its irradiance cache there. `bar`, if any, advances by one per row
 /// of blocks or scanline.
@@ -44,7 +45,7 @@ pub fn fill<S, I, F, R>(
     trace: F,
     mut refine: R,
     bar: Option<&ProgressBar>,
-) -> Vec<[f32; 3]>
+) -> (Vec<[f32; 3]>, Vec<f32>)
 where
     I: Fn() -> S + Sync + Send,
     F: Fn(&mut S, usize, usize) -> Sample + Sync,
@@ -54,14 +55,19 @@ where
         return (0..yres)
             .into_par_iter()
             .map_init(&init, |st, row| {
-                let line: Vec<[f32; 3]> = (0..xres).map(|col| trace(st, col, row).0).collect();
+                let line: Vec<([f32; 3], f32)> = (0..xres)
+                    .map(|col| {
+                        let (c, d) = trace(st, col, row);
+                        (c, d as f32)
+                    })
+                    .collect();
                 if let Some(b) = bar {
                     b.inc(1);
                 }
                 line
             })
             .flatten_iter()
-            .collect();
+            .unzip();
     }
     let (cx, cy) = (corners(xres, ps), corners(yres, ps));
     let mut pic = Traced::new(xres * yres);
@@ -125,7 +131,7 @@ where
     for c in &smooth {
         c.interpolate(&mut pic, xres);
     }
-    pic.colour
+    (pic.colour, pic.dist)
 }
 
 /// The picture being refined: colours and distances (traced or interpolated), which pixels
@@ -242,10 +248,12 @@ impl Cell {
             .collect()
     }
 
-    /// Fills the pixels of this cell that were not traced bilinearly from its corners.
+    /// Fills the pixels of this cell that were not traced bilinearly from its corners, colours
+    /// and distances alike (rpict interpolates its z-buffer with the picture).
     fn interpolate(&self, pic: &mut Traced, xres: usize) {
         let [x0, x1, y0, y1] = self.0;
         let c = self.corners().map(|(x, y)| pic.colour[y * xres + x]);
+        let z = self.corners().map(|(x, y)| pic.dist[y * xres + x]);
         for y in y0..=y1 {
             let v = (y - y0) as f32 / (y1 - y0).max(1) as f32;
             for x in x0..=x1 {
@@ -259,6 +267,9 @@ impl Cell {
                     let bottom = c[2][i] * (1.0 - u) + c[3][i] * u;
                     top * (1.0 - v) + bottom * v
                 });
+                let top = z[0] * (1.0 - u) + z[1] * u;
+                let bottom = z[2] * (1.0 - u) + z[3] * u;
+                pic.dist[k] = top * (1.0 - v) + bottom * v;
             }
         }
     }
@@ -271,11 +282,17 @@ mod tests {
 
     #[test]
     fn smooth_pictures_are_interpolated_and_edges_traced() {
-        // A linear ramp is interpolated exactly from the corners; a step is traced in full.
+        // A linear ramp (colour and distance) is interpolated exactly from the corners; a step
+        // is traced in full.
         let (w, h) = (37, 23);
-        let ramp = |x: usize, y: usize| ([1.0 + x as f32 * 0.002 + y as f32 * 0.004; 3], 5.0);
+        let ramp = |x: usize, y: usize| {
+            (
+                [1.0 + x as f32 * 0.002 + y as f32 * 0.004; 3],
+                5.0 + x as f64 * 0.01 - y as f64 * 0.02,
+            )
+        };
         let traced = AtomicUsize::new(0);
-        let img = fill(
+        let (img, z) = fill(
             w,
             h,
             (4, 0.05),
@@ -293,6 +310,11 @@ mod tests {
                     (img[y * w + x][0] - ramp(x, y).0[0]).abs() < 1e-5,
                     "{x} {y}"
                 );
+                assert!(
+                    (z[y * w + x] as f64 - ramp(x, y).1).abs() < 1e-5,
+                    "{x} {y}: distance {} interpolated as the colour",
+                    z[y * w + x]
+                );
             }
         }
         assert!(
@@ -303,7 +325,7 @@ mod tests {
         let step = |x: usize, _y: usize| ([if x < 18 { 1.0 } else { 5.0 }; 3], 5.0);
         let traced = std::sync::Mutex::new(Vec::new());
         let mut heard = Vec::new();
-        let img = fill(
+        let (img, _) = fill(
             w,
             h,
             (4, 0.05),

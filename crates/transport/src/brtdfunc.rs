@@ -191,7 +191,14 @@ impl Renderer {
                         tr.dir = d.normalize();
                     }
                 }
-                col += self.trace(&tr, ctx).value * c;
+                let v = self.trace(&tr, ctx);
+                col += v.value * c;
+                // RADIANCE weighs the straight part as 1 against the diffuse ones.
+                if (!hastexture || r.crtype & (SHADOW | AMBIENT) != 0)
+                    && 1.0 > bright(tdiff) + bright(rdiff)
+                {
+                    ctx.z.seen_through(&v, c);
+                }
             }
         }
         if r.is_shadow() {
@@ -200,7 +207,10 @@ impl Renderer {
         if let Some(rc) = eval3(cal, &mut ctx.eval, &m.refl, &ray) {
             if let Some((mut rr, c)) = self.spawn(r, s, REFLECTED, Some(rc), ctx) {
                 rr.dir = (r.dir + pnorm * (2.0 * pdot)).normalize();
-                col += self.trace(&rr, ctx).value * c;
+                let v = self.trace(&rr, ctx);
+                col += v.value * c;
+                let image = s.flat && (!hastexture || r.crtype & AMBIENT != 0);
+                ctx.z.reflected(&v, c, image);
             }
         }
         if hasrefl {

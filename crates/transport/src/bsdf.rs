@@ -537,7 +537,9 @@ impl Renderer {
         let mut hasthru_sent = false;
         if hasthru {
             if let Some((tr, c)) = self.spawn(r, s, TRANS, Some(h.cthru), ctx) {
-                col += self.trace(&tr, ctx).value * c;
+                let v = self.trace(&tr, ctx);
+                col += v.value * c;
+                ctx.z.seen_through(&v, c);
                 b = bright(h.cthru);
                 hasthru_sent = true;
             }

@@ -210,7 +210,7 @@ impl Renderer {
                     dir,
                     uv: [0.0; 2],
                 };
-                self.shade(&shadow, &s, self.source_mods[i], ctx)
+                self.shade_apart(&shadow, &s, self.source_mods[i], ctx)
             }
             Some(sh) => {
                 let Some((t, n)) =
@@ -231,7 +231,7 @@ impl Renderer {
                     dir,
                     uv: [0.0; 2],
                 };
-                self.shade(&shadow, &s, self.shape_mods[sh as usize], ctx)
+                self.shade_apart(&shadow, &s, self.shape_mods[sh as usize], ctx)
             }
         }
     }

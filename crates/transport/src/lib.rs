@@ -117,6 +117,9 @@ pub struct Ctx {
     /// no direct (shadow-ray) contributions and no emitters are counted, only what ambient
     /// rays bring back. Progressive rendering adds this to an `-ab 0` frame (thesis eq. 7.1).
     pub indirect_only: bool,
+    /// The mirrored part and distances the shading of the current hit reports (RADIANCE's
+    /// `mcol`, `rmt`, `rxt` of the ray being shaded); `trace` keeps one per ray in flight.
+    pub(crate) z: trace::Beyond,
 }
 
 /// A scene ready to render.
@@ -240,6 +243,7 @@ impl Renderer {
             cache: self.cache.clone(),
             collect: None,
             indirect_only: false,
+            z: trace::Beyond::default(),
         }
     }
 

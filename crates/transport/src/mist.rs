@@ -276,12 +276,13 @@ impl Renderer {
                 p.scatter.gecc = self.opts.mg;
             }
         }
-        let v = self.trace(&p, ctx).value;
+        let v = self.trace(&p, ctx);
         if let Some((cext, sc)) = fix {
             ctx.medium = Some(cext);
             ctx.scatter = Some(sc);
         }
-        v
+        ctx.z.passed(&v, DVec3::ONE);
+        v.value
     }
 
     /// The medium's effect on a ray of value `value` that travelled `dist` (RADIANCE's

@@ -251,7 +251,13 @@ impl Renderer {
         if nd.tran && pure {
             if let Some((mut lr, c)) = self.spawn(r, &s, TRANS, Some(mcolor * nd.tspec), ctx) {
                 lr.dir = nd.prdir;
-                col += self.trace(&lr, ctx).value * c;
+                let v = self.trace(&lr, ctx);
+                col += v.value * c;
+                if nd.tspec >= 1.0 - FTINY {
+                    ctx.z.passed(&v, c);
+                } else if nd.tspec > nd.tdiff + nd.rdiff {
+                    ctx.z.seen_through(&v, c);
+                }
             }
         }
         if r.is_shadow() {
@@ -276,7 +282,10 @@ impl Renderer {
                     d = r.dir + s.normal * (2.0 * s.rod);
                 }
                 lr.dir = d.normalize();
-                col += self.trace(&lr, ctx).value * c;
+                let v = self.trace(&lr, ctx);
+                col += v.value * c;
+                // Only ambient rays see a virtual image in a flat specular surface.
+                ctx.z.reflected(&v, c, nd.flat && r.crtype & AMBIENT != 0);
             }
         }
         if pure && nd.rdiff <= FTINY && nd.tdiff <= FTINY {

@@ -151,7 +151,11 @@ impl Renderer {
             if let Some(rel) = rel {
                 nr.rsrc = Some(rel.parent as u32);
             }
-            col += self.trace(&nr, ctx).value * c;
+            let v = self.trace(&nr, ctx);
+            col += v.value * c;
+            if s.flat {
+                ctx.z.seen_through(&v, c);
+            }
         }
         col
     }

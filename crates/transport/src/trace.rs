@@ -84,17 +84,87 @@ pub struct RayState {
     pub scatter: crate::mist::Scatter,
 }
 
-/// A ray's value and the distance to what it hit.
+/// A ray's value and the distances RADIANCE reports with it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Radiance {
     /// Radiance, W/sr/m², RGB.
     pub value: DVec3,
-    /// Distance to the first surface ([`FHUGE`] if none).
+    /// Distance to the first surface ([`FHUGE`] if none; RADIANCE's `rot`).
     pub dist: f64,
-    /// Effective length (RADIANCE's `rxt`): as `dist`, but through a surface the ray passes
-    /// unchanged (one without a material, or cut away by antimatter) on to what lies behind.
-    /// The irradiance cache's Hessian reads it.
+    /// Effective length (RADIANCE's `rxt`): as `dist`, but on through what the ray passes
+    /// unperturbed (a surface without a material or cut away by antimatter, clear glass,
+    /// straight transmission, `mist`, `illum`) to what lies behind.
     pub extent: f64,
+    /// The part of `value` brought back by a pure mirror reflection (RADIANCE's `mcol`).
+    pub mirror: DVec3,
+    /// The length to what that reflection shows, the virtual image's distance where the
+    /// mirror is flat (RADIANCE's `rmt`; [`FHUGE`] where nothing set it).
+    pub mirror_dist: f64,
+}
+
+impl Radiance {
+    /// The distance to what the ray shows (RADIANCE's `raydistance`): the mirror image's
+    /// where the mirrored part is more than half the value's brightness, else the effective
+    /// length.
+    pub fn distance(&self) -> f64 {
+        self.distance_scaled(DVec3::ONE)
+    }
+
+    /// [`Radiance::distance`] of a child ray whose value has been multiplied by its
+    /// coefficient `c` (RADIANCE scales the value, not the mirrored part, before it asks).
+    pub fn distance_scaled(&self, c: DVec3) -> f64 {
+        if bright(self.mirror) > 0.5 * bright(self.value * c) {
+            self.mirror_dist
+        } else {
+            self.extent
+        }
+    }
+}
+
+/// What the shading of one hit reports besides its value, as lengths beyond the hit: the
+/// mirrored part (`mcol`), the mirror length (`rmt − rot`, `None` while unset) and the
+/// effective length (`rxt − rot`, 0 unless the material passes the ray on). Materials set it
+/// in `Ctx::z` after tracing their children; `trace` keeps one per ray in flight.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Beyond {
+    mirror: DVec3,
+    mirror_len: Option<f64>,
+    extent_len: f64,
+}
+
+impl Beyond {
+    /// A pure specular reflection `v` with coefficient `c`: its value is the mirrored part;
+    /// `image`: the surface is flat (and not textured), so the image lies at the reflected
+    /// ray's own distance beyond the hit.
+    pub(crate) fn reflected(&mut self, v: &Radiance, c: DVec3, image: bool) {
+        self.mirror = v.value * c;
+        self.mirror_len = Some(if image { v.distance_scaled(c) } else { 0.0 });
+    }
+
+    /// A straight transmission `v` with coefficient `c` that dominates what the surface
+    /// shows: the effective length goes on through it.
+    pub(crate) fn seen_through(&mut self, v: &Radiance, c: DVec3) {
+        self.extent_len = v.distance_scaled(c);
+    }
+
+    /// A surface that passes the ray on entirely (`raytrans`, `mist`, a fully transparent
+    /// material): its mirrored part (times `c`) and both lengths continue behind it.
+    pub(crate) fn passed(&mut self, v: &Radiance, c: DVec3) {
+        self.mirror = v.mirror * c;
+        self.mirror_len = Some(v.mirror_dist);
+        self.extent_len = v.extent;
+    }
+
+    /// The record of a hit at distance `t` with value `value`.
+    fn at(&self, value: DVec3, t: f64) -> Radiance {
+        Radiance {
+            value,
+            dist: t,
+            extent: t + self.extent_len,
+            mirror: self.mirror,
+            mirror_dist: self.mirror_len.map_or(FHUGE, |m| t + m),
+        }
+    }
 }
 
 /// The hit as shading sees it.
@@ -292,37 +362,37 @@ impl Renderer {
                     .then(|| self.shape_modifier(h.prim as usize))
                     .flatten()
                     .filter(|&m| r.clip.hides(Some(m)));
-                let (value, extent) = match hidden {
+                // This ray's record; the parent's is put back after.
+                let parent = std::mem::take(&mut ctx.z);
+                let value = match hidden {
                     // Cut away by antimatter: pass through, counting the crossing.
                     Some(m) => {
                         slot = None;
                         let mut through = *r;
                         through.clip.cross(m, s.rod > 0.0);
-                        let behind = self.raytrans_radiance(&through, &s, ctx);
-                        (behind.value, h.t + behind.extent)
+                        self.raytrans(&through, &s, ctx)
                     }
                     // No material: RADIANCE's rayshade finds none and the ray goes on.
                     None if sm.material.is_none() && sm.mixed.is_none() => {
-                        let behind = self.raytrans_radiance(r, &s, ctx);
-                        (behind.value, h.t + behind.extent)
+                        self.raytrans(r, &s, ctx)
                     }
-                    None => (self.shade(r, &s, sm, ctx), h.t),
+                    None => self.shade(r, &s, sm, ctx),
                 };
-                Radiance {
-                    value,
-                    dist: h.t,
-                    extent,
-                }
+                std::mem::replace(&mut ctx.z, parent).at(value, h.t)
             }
             None => {
+                let parent = std::mem::take(&mut ctx.z);
                 let (value, src) = self.source_hit(r, ctx);
                 if let (Some(t), Some(i)) = (self.contrib.as_deref(), src) {
                     slot = Some(t.source_slot[i]);
                 }
+                let z = std::mem::replace(&mut ctx.z, parent);
                 Radiance {
                     value,
                     dist: FHUGE,
                     extent: FHUGE,
+                    mirror: z.mirror,
+                    mirror_dist: FHUGE,
                 }
             }
         };
@@ -500,30 +570,66 @@ impl Renderer {
         ctx: &mut Ctx,
     ) -> Option<DVec3> {
         let coef = mx.coefficient(&self.mods.cal, &mut ctx.eval, s);
+        // Each side reports its own mirrored part and lengths, from the hit's so far.
+        let preset = ctx.z;
         let side = |m: Option<PrimId>, w: f64, ctx: &mut Ctx| {
             let (mut pc, mut pt) = (*pcol, *pert);
             let mut rr = *r;
             rr.weight *= w;
+            ctx.z = Beyond {
+                extent_len: 0.0,
+                ..preset
+            };
             let v = if w > FTINY {
                 self.shade_chain(&rr, s, m, &mut pc, &mut pt, ctx)
             } else {
                 None
             };
-            (v, pc, pt, rr)
+            (v, pc, pt, rr, ctx.z)
         };
-        let (mut fv, fpc, fpt, fr) = side(mx.fore, coef, ctx);
-        let (mut bv, bpc, bpt, br) = side(mx.back, 1.0 - coef, ctx);
+        let (mut fv, fpc, fpt, fr, mut fz) = side(mx.fore, coef, ctx);
+        let (mut bv, bpc, bpt, br, mut bz) = side(mx.back, 1.0 - coef, ctx);
         match (fv.is_some(), bv.is_some()) {
-            (false, true) if coef > FTINY => fv = Some(self.raytrans(&fr, s, ctx)),
-            (true, false) if coef < 1.0 - FTINY => bv = Some(self.raytrans(&br, s, ctx)),
+            (false, true) if coef > FTINY => {
+                ctx.z = preset;
+                fv = Some(self.raytrans(&fr, s, ctx));
+                fz = ctx.z;
+            }
+            (true, false) if coef < 1.0 - FTINY => {
+                ctx.z = preset;
+                bv = Some(self.raytrans(&br, s, ctx));
+                bz = ctx.z;
+            }
             _ => {}
         }
         *pert = fpt * coef + bpt * (1.0 - coef);
         *pcol = fpc * coef + bpc * (1.0 - coef);
         if fv.is_none() && bv.is_none() {
+            ctx.z = preset;
             return None;
         }
-        Some(fv.unwrap_or(DVec3::ZERO) * coef + bv.unwrap_or(DVec3::ZERO) * (1.0 - coef))
+        let (fv, bv) = (
+            fv.unwrap_or(DVec3::ZERO) * coef,
+            bv.unwrap_or(DVec3::ZERO) * (1.0 - coef),
+        );
+        // The side whose mirrored part is brighter gives the mirror length, the side whose
+        // unmirrored part is brighter the effective length (RADIANCE's `raymixture`).
+        let (fm, bm) = (fz.mirror * coef, bz.mirror * (1.0 - coef));
+        let (mfore, mback) = (bright(fm), bright(bm));
+        ctx.z = Beyond {
+            mirror: fm + bm,
+            mirror_len: if mfore > mback {
+                fz.mirror_len
+            } else {
+                bz.mirror_len
+            },
+            extent_len: if bright(fv) - mfore > bright(bv) - mback {
+                fz.extent_len
+            } else {
+                bz.extent_len
+            },
+        };
+        Some(fv + bv)
     }
 
     /// Is this a ray the `-i` option turns surfaces white for (primary, or seen through
@@ -569,7 +675,7 @@ impl Renderer {
                 front,
             } => self.shade_dielectric(r, s, (*color, *rindex), *front, pcol, pert, ctx),
             Material::Mirror { color, alternate } => {
-                self.shade_mirror(r, s, *color, *alternate, pcol, ctx)
+                self.shade_mirror(r, s, *color, *alternate, pcol, pert, ctx)
             }
             Material::Light { kind, color } => self.shade_light(r, s, *kind, *color, pcol, ctx),
             Material::Antimatter(None) => self.raytrans(r, s, ctx),
@@ -631,21 +737,24 @@ impl Renderer {
         Ok((flipped, -pert))
     }
 
-    /// Continues the ray through the surface unchanged (RADIANCE's `raytrans`).
+    /// Continues the ray through the surface unchanged (RADIANCE's `raytrans`); what lies
+    /// behind becomes this hit's mirrored part and lengths.
     pub(crate) fn raytrans(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> DVec3 {
-        self.raytrans_radiance(r, s, ctx).value
+        let v = match self.spawn(r, s, TRANS, None, ctx) {
+            Some((tr, _)) => self.trace(&tr, ctx),
+            None => Radiance::default(),
+        };
+        ctx.z.passed(&v, DVec3::ONE);
+        v.value
     }
 
-    /// [`Renderer::raytrans`] with the continued ray's distances (0 when it cannot go on).
-    fn raytrans_radiance(&self, r: &RayState, s: &Surf, ctx: &mut Ctx) -> Radiance {
-        match self.spawn(r, s, TRANS, None, ctx) {
-            Some((tr, _)) => self.trace(&tr, ctx),
-            None => Radiance {
-                value: DVec3::ZERO,
-                dist: 0.0,
-                extent: 0.0,
-            },
-        }
+    /// [`Renderer::shade`] of a hit met on the way to a source while another hit is being
+    /// shaded: that hit's mirrored part and lengths are left alone.
+    pub(crate) fn shade_apart(&self, r: &RayState, s: &Surf, sm: ShapeMod, ctx: &mut Ctx) -> DVec3 {
+        let parent = std::mem::take(&mut ctx.z);
+        let v = self.shade(r, s, sm, ctx);
+        ctx.z = parent;
+        v
     }
 
     /// White Lambertian shading for `-i` and `-I`: like RADIANCE, reflectance π, so the
@@ -806,7 +915,11 @@ impl Renderer {
                         r.dir
                     };
                 }
-                col += self.trace(&p, ctx).value * c;
+                let v = self.trace(&p, ctx);
+                col += v.value * c;
+                if !hastexture || r.crtype & (SHADOW | AMBIENT) != 0 {
+                    ctx.z.seen_through(&v, c);
+                }
             }
         }
         if r.is_shadow() {
@@ -820,7 +933,10 @@ impl Renderer {
         let coef = DVec3::new(rf(mc.x), rf(mc.y), rf(mc.z));
         if let Some((mut p, c)) = self.spawn(r, &s, REFLECTED, Some(coef), ctx) {
             p.dir = (r.dir + pnorm * (2.0 * pdot)).normalize();
-            col += self.trace(&p, ctx).value * c;
+            let v = self.trace(&p, ctx);
+            col += v.value * c;
+            let image = s.flat && (!hastexture || r.crtype & AMBIENT != 0);
+            ctx.z.reflected(&v, c, image);
         }
         col
     }
@@ -839,6 +955,10 @@ impl Renderer {
         ctx: &mut Ctx,
     ) -> DVec3 {
         let (mut dnorm, mut cos1) = perturbed(s, pert);
+        let hastexture = pert.length_squared() > FTINY * FTINY;
+        // Lengths go on through a flat untextured surface (and through any surface between
+        // equal indices); RADIANCE's `flatsurface`.
+        let flatsurface = s.flat && (!hastexture || r.crtype & AMBIENT != 0);
         let absorb = |c: DVec3| {
             let l = |x: f64| {
                 if x <= 1e-44 {
@@ -886,20 +1006,27 @@ impl Renderer {
             if let Some((mut p, c)) = self.spawn(r, s, REFRACTED, Some(DVec3::splat(trans)), ctx) {
                 p.dir = (r.dir * nratio + dnorm * (nratio * cos1 - cos2)).normalize();
                 p.cext = cext_out;
-                col += self.trace(&p, ctx).value * c;
+                let v = self.trace(&p, ctx);
+                col += v.value * c;
+                if flatsurface || (nratio - 1.0).abs() <= FTINY {
+                    ctx.z.seen_through(&v, c);
+                }
             }
             refl
         };
         if !r.is_shadow() {
             if let Some((mut p, c)) = self.spawn(r, s, REFLECTED, Some(DVec3::splat(refl)), ctx) {
                 p.dir = (r.dir + dnorm * (2.0 * cos1)).normalize();
-                col += self.trace(&p, ctx).value * c;
+                let v = self.trace(&p, ctx);
+                col += v.value * c;
+                ctx.z.reflected(&v, c, flatsurface);
             }
         }
         ctx.medium = Some(cext_in);
         col
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn shade_mirror(
         &self,
         r: &RayState,
@@ -907,6 +1034,7 @@ impl Renderer {
         color: DVec3,
         alternate: Option<Option<u32>>,
         pcol: DVec3,
+        pert: DVec3,
         ctx: &mut Ctx,
     ) -> DVec3 {
         let aimed = self.aimed_at(r, s);
@@ -957,7 +1085,13 @@ impl Renderer {
             // Relaying a virtual source: aim on at the source it mirrors.
             nr.rsrc = self.sources[i as usize].relay.map(|rel| rel.parent as u32);
         }
-        self.trace(&nr, ctx).value * c
+        let v = self.trace(&nr, ctx);
+        // RADIANCE bends an ordinary reflection by a texture (not a relayed one, nor an
+        // ambient ray's), and then shows no virtual image.
+        let textured =
+            r.rsrc.is_none() && r.crtype & AMBIENT == 0 && pert.length_squared() > FTINY * FTINY;
+        ctx.z.reflected(&v, c, !textured && s.flat);
+        v.value * c
     }
 
     /// The radiance along a primary ray from `org` in unit direction `dir`.

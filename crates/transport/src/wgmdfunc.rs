@@ -469,7 +469,14 @@ impl Renderer {
         if ts.present() && ts.pure {
             if let Some((mut lr, c)) = self.spawn(r, s, TRANS, Some(ts.color), ctx) {
                 lr.dir = prdir;
-                col += self.trace(&lr, ctx).value * c;
+                let v = self.trace(&lr, ctx);
+                col += v.value * c;
+                let tc = ts.color;
+                if (tc.x + tc.y + tc.z) / 3.0 >= 0.999 {
+                    ctx.z.passed(&v, c);
+                } else if bright(tc) > bright(td.1) + bright(rd.1) {
+                    ctx.z.seen_through(&v, c);
+                }
             }
         }
         if r.is_shadow() {
@@ -482,7 +489,9 @@ impl Renderer {
                     d = r.dir + s.normal * (2.0 * s.rod);
                 }
                 lr.dir = d.normalize();
-                col += self.trace(&lr, ctx).value * c;
+                let v = self.trace(&lr, ctx);
+                col += v.value * c;
+                ctx.z.reflected(&v, c, flat && r.crtype & AMBIENT != 0);
             }
         }
         // Rough parts are sampled on the side hit (reflection) and through (transmission).

@@ -230,10 +230,13 @@ impl Renderer {
         let (n, ux, uy) = frame;
         ar.dir = (ux * x + uy * y + n * z).normalize();
         let v = self.trace(&ar, ctx);
-        if v.dist <= FTINY {
+        // The distance the Hessian sees is what the ray shows: through clear glass, or the
+        // image in a mirror (RADIANCE's `raydistance`).
+        let d = v.distance();
+        if d <= FTINY {
             return None;
         }
-        Some((v.value * c, ar.dir, v.extent))
+        Some((v.value * c, ar.dir, d))
     }
 
     /// Super-samples the divisions whose neighbours differ most (as the uncached hemisphere
