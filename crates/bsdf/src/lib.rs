@@ -282,6 +282,19 @@ impl Bsdf {
         }
     }
 
+    /// With one transmission given, its Lambertian part serves both sides, as RADIANCE
+    /// reads it.
+    pub(crate) fn share_transmission_lambertian(&mut self) {
+        match (
+            self.sides[Side::Tf as usize].is_some(),
+            self.sides[Side::Tb as usize].is_some(),
+        ) {
+            (false, true) => self.t_lamb_front = self.t_lamb_back,
+            (true, false) => self.t_lamb_back = self.t_lamb_front,
+            _ => {}
+        }
+    }
+
     fn side(&self, s: Side) -> Option<&SideData> {
         self.sides[s as usize].as_ref()
     }

@@ -788,14 +788,7 @@ pub(crate) fn load(cx: &Ctx, layer: XNode, ndim: usize, b: &mut Bsdf) -> Result<
             min_proj_sa: min_psa,
         });
     }
-    match (
-        b.sides[Side::Tf as usize].is_some(),
-        b.sides[Side::Tb as usize].is_some(),
-    ) {
-        (false, true) => b.t_lamb_front = b.t_lamb_back,
-        (true, false) => b.t_lamb_back = b.t_lamb_front,
-        _ => {}
-    }
+    b.share_transmission_lambertian();
     Ok(())
 }
 

@@ -653,7 +653,7 @@ pub fn correct_klems(text: &str, basis: &Basis, source: &str) -> Result<String, 
         let corr = 1.0 / basis.proj_sa(i);
         for _ in 0..n {
             skip_ws(&mut pos);
-            let Some((d, len)) = strtod_prefix(&text[pos..]) else {
+            let Some((d, len)) = daylit_cal::scan::strtod_prefix(&text[pos..]) else {
                 let msg = if pos >= b.len() {
                     format!("Klems data error: expected {} values, found fewer", n * n)
                 } else {
@@ -689,39 +689,6 @@ pub fn correct_klems(text: &str, basis: &Basis, source: &str) -> Result<String, 
         ));
     }
     Ok(out)
-}
-
-/// The longest prefix of `s` that C's `strtod` reads as a decimal number, and its length.
-fn strtod_prefix(s: &str) -> Option<(f64, usize)> {
-    let b = s.as_bytes();
-    let digits = |mut j: usize| {
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        j
-    };
-    let start = usize::from(!b.is_empty() && (b[0] == b'+' || b[0] == b'-'));
-    let mut end = digits(start);
-    let mut mantissa = end > start;
-    if end < b.len() && b[end] == b'.' {
-        let frac_end = digits(end + 1);
-        mantissa |= frac_end > end + 1;
-        end = frac_end;
-    }
-    if !mantissa {
-        return None;
-    }
-    if end < b.len() && (b[end] == b'e' || b[end] == b'E') {
-        let mut j = end + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-            j += 1;
-        }
-        let e = digits(j);
-        if e > j {
-            end = e;
-        }
-    }
-    s[..end].parse().ok().map(|x| (x, end))
 }
 
 impl Wrap {

@@ -458,13 +458,5 @@ fn finish_klems(b: &mut Bsdf, y: Sides, xz: Option<(Sides, Sides)>) {
             min_proj_sa: min_psa,
         });
     }
-    // One transmission given: its Lambertian part serves both sides.
-    match (
-        b.sides[Side::Tf as usize].is_some(),
-        b.sides[Side::Tb as usize].is_some(),
-    ) {
-        (false, true) => b.t_lamb_front = b.t_lamb_back,
-        (true, false) => b.t_lamb_back = b.t_lamb_front,
-        _ => {}
-    }
+    b.share_transmission_lambertian();
 }

@@ -1,6 +1,7 @@
 //! Numbers read as C's library and RADIANCE read them, for the programs that follow their
-//! quirks: `atof` and `atoi` take the number a word starts with (0 when there is none), and
-//! RADIANCE's `isflt` asks whether a whole word is a number.
+//! quirks: `atof` and `atoi` take the number a word starts with (0 when there is none),
+//! `strtod_prefix` also says where it ends, and RADIANCE's `isflt` asks whether a whole word
+//! is a number.
 
 /// C's `atof`: the number a word starts with (0 when there is none): `"3.5kg"` is 3.5, `"x"`
 /// is 0.
@@ -11,6 +12,39 @@ pub fn atof(w: &str) -> f64 {
         .filter(|&k| w.is_char_boundary(k))
         .find_map(|k| w[..k].parse::<f64>().ok())
         .unwrap_or(0.0)
+}
+
+/// The longest prefix of `s` that C's `strtod` reads as a decimal number, and its length.
+pub fn strtod_prefix(s: &str) -> Option<(f64, usize)> {
+    let b = s.as_bytes();
+    let digits = |mut j: usize| {
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        j
+    };
+    let start = usize::from(!b.is_empty() && (b[0] == b'+' || b[0] == b'-'));
+    let mut end = digits(start);
+    let mut mantissa = end > start;
+    if end < b.len() && b[end] == b'.' {
+        let frac_end = digits(end + 1);
+        mantissa |= frac_end > end + 1;
+        end = frac_end;
+    }
+    if !mantissa {
+        return None;
+    }
+    if end < b.len() && (b[end] == b'e' || b[end] == b'E') {
+        let mut j = end + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let e = digits(j);
+        if e > j {
+            end = e;
+        }
+    }
+    s[..end].parse().ok().map(|x| (x, end))
 }
 
 /// C's `atoi`: the integer a word starts with (0 when there is none).

@@ -341,7 +341,7 @@ fn parse_direction(s: &str) -> Option<DVec3> {
     let mut v = [0.0; 3];
     let mut rest = &s[i..];
     for (k, slot) in v.iter_mut().enumerate() {
-        let (x, n) = strtod_prefix(rest)?;
+        let (x, n) = daylit_cal::scan::strtod_prefix(rest)?;
         *slot = x;
         rest = &rest[n..];
         if k < 2 {
@@ -353,43 +353,6 @@ fn parse_direction(s: &str) -> Option<DVec3> {
         return None;
     }
     (normalize(&mut v) > 0.0).then(|| DVec3::from_array(v))
-}
-
-/// The longest prefix of `s` that C's `strtod` reads as a decimal number, and its length.
-fn strtod_prefix(s: &str) -> Option<(f64, usize)> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        i += 1;
-    }
-    let digits = |mut j: usize| {
-        while j < b.len() && b[j].is_ascii_digit() {
-            j += 1;
-        }
-        j
-    };
-    let int_end = digits(i);
-    let mut end = int_end;
-    let mut mantissa = int_end > i;
-    if end < b.len() && b[end] == b'.' {
-        let frac_end = digits(end + 1);
-        mantissa |= frac_end > end + 1;
-        end = frac_end;
-    }
-    if !mantissa {
-        return None;
-    }
-    if end < b.len() && (b[end] == b'e' || b[end] == b'E') {
-        let mut j = end + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-            j += 1;
-        }
-        let e = digits(j);
-        if e > j {
-            end = e;
-        }
-    }
-    s[..end].parse().ok().map(|x| (x, end))
 }
 
 /// RADIANCE's `normalize` (fvect.c): scales `v` to unit length and returns the old length,
