@@ -1,0 +1,63 @@
+//! `pkgBSDF`: BSDF XML files packaged as RADIANCE scenes (`daylit_coefficients::pkgbsdf`
+//! does the work). Each goes to `NAME.rad` in the current directory, or with `-s` (one file
+//! only) to standard output; `-i` puts detail geometry in `NAME.oct` behind an `instance`.
+
+use crate::output::{print, write_atomic};
+use anyhow::bail;
+use daylit_cal::RayPath;
+use daylit_coefficients::pkgbsdf::package;
+use std::path::Path;
+use std::process::ExitCode;
+
+const USAGE: &str = "Usage: pkgBSDF [-i][-s] input.xml ..";
+
+/// Runs pkgBSDF with RADIANCE's arguments.
+pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
+    let (mut instance, mut to_stdout) = (false, false);
+    let mut i = 0;
+    while let Some(a) = args.get(i).filter(|a| a.starts_with('-')) {
+        match a.as_str() {
+            "-i" => instance = true,
+            "-s" => to_stdout = true,
+            _ => bail!("pkgBSDF: unknown option {a}\n{USAGE}"),
+        }
+        i += 1;
+    }
+    let files = &args[i..];
+    if files.is_empty() {
+        bail!("pkgBSDF: missing XML input\n{USAGE}");
+    }
+    if to_stdout && files.len() > 1 {
+        bail!("pkgBSDF: cannot send multiple BSDFs to stdout");
+    }
+    let raypath = RayPath::from_env();
+    let mut failed = false;
+    for f in files {
+        // Each file is packaged whole before anything is written, so a failure leaves
+        // nothing behind for it.
+        let done = package(f, &raypath, "pkgBSDF", instance).map_err(anyhow::Error::from);
+        let done = done.and_then(|p| {
+            for w in &p.warnings {
+                eprintln!("pkgBSDF: {f}: warning: {w}");
+            }
+            if let Some(oct) = &p.octree {
+                write_atomic(Path::new(&format!("{}.oct", p.name)), oct)?;
+            }
+            if to_stdout {
+                print(&p.scene)
+            } else {
+                write_atomic(Path::new(&format!("{}.rad", p.name)), p.scene.as_bytes())
+            }
+        });
+        if let Err(e) = done {
+            eprintln!("pkgBSDF: {e:#}");
+            eprintln!("pkgBSDF: conversion of '{f}' failed");
+            failed = true;
+        }
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
