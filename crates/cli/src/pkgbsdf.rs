@@ -1,6 +1,7 @@
 //! `pkgBSDF`: BSDF XML files packaged as RADIANCE scenes (`daylit_coefficients::pkgbsdf`
 //! does the work). Each goes to `NAME.rad` in the current directory, or with `-s` (one file
-//! only) to standard output; `-i` puts detail geometry in `NAME.oct` behind an `instance`.
+//! only) to standard output. `-i` (detail geometry as a frozen octree instance) is refused:
+//! daylit writes no RADIANCE octrees.
 
 use crate::output::{print, write_atomic};
 use anyhow::bail;
@@ -13,11 +14,14 @@ const USAGE: &str = "Usage: pkgBSDF [-i][-s] input.xml ..";
 
 /// Runs pkgBSDF with RADIANCE's arguments.
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
-    let (mut instance, mut to_stdout) = (false, false);
+    let mut to_stdout = false;
     let mut i = 0;
     while let Some(a) = args.get(i).filter(|a| a.starts_with('-')) {
         match a.as_str() {
-            "-i" => instance = true,
+            "-i" => bail!(
+                "pkgBSDF: -i (frozen octree instances) is not implemented: daylit writes no \
+                 RADIANCE octrees; package without -i and run oconv on the result\n{USAGE}"
+            ),
             "-s" => to_stdout = true,
             _ => bail!("pkgBSDF: unknown option {a}\n{USAGE}"),
         }
@@ -35,13 +39,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     for f in files {
         // Each file is packaged whole before anything is written, so a failure leaves
         // nothing behind for it.
-        let done = package(f, &raypath, "pkgBSDF", instance).map_err(anyhow::Error::from);
+        let done = package(f, &raypath, "pkgBSDF").map_err(anyhow::Error::from);
         let done = done.and_then(|p| {
             for w in &p.warnings {
                 eprintln!("pkgBSDF: {f}: warning: {w}");
-            }
-            if let Some(oct) = &p.octree {
-                write_atomic(Path::new(&format!("{}.oct", p.name)), oct)?;
             }
             if to_stdout {
                 print(&p.scene)

@@ -5,14 +5,13 @@
 //! block, the front rectangle sits just in front of the origin (its `BSDF` as thick as the
 //! file says), a back one faces it a little beyond the thickness where the file has a
 //! back reflection distribution, and the MGF geometry follows as `mgf2rad -s` translates it
-//! ([`daylit_scene::mgf2rad`]) — inline, or (`-i`) frozen into a scene file of its own that
-//! an `instance` names.
+//! ([`daylit_scene::mgf2rad`]), inline. (RADIANCE's `-i`, the geometry as a frozen octree
+//! behind an `instance`, needs a RADIANCE octree writer, which daylit does not have.)
 
 use daylit_bsdf::{Bsdf, BsdfError, Side};
 use daylit_cal::printf::{format_e, format_g};
 use daylit_cal::RayPath;
 use daylit_scene::mgf2rad::{mgf2rad, Options as MgfOptions, Source};
-use daylit_scene::{archive, load_scene_text, LoadOptions};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,14 +44,6 @@ pub enum PkgBsdfError {
         /// What mgf2rad said.
         source: daylit_scene::mgf::MgfError,
     },
-    /// The translated geometry could not be read back (for the instance's scene file).
-    #[error("{file}: its MGF geometry: {source}")]
-    Scene {
-        /// The XML file.
-        file: String,
-        /// What the scene reader said.
-        source: daylit_scene::SceneError,
-    },
     /// A temporary file could not be written.
     #[error("{0}")]
     Io(String),
@@ -61,14 +52,11 @@ pub enum PkgBsdfError {
 /// One XML file packaged.
 #[derive(Debug)]
 pub struct Packaged {
-    /// The BSDF's name: the file's name without directory or suffix. The scene goes to
-    /// `NAME.rad`, an instance's scene file to `NAME.oct`.
+    /// The BSDF's name: the file's name without directory or suffix (the scene is
+    /// `NAME.rad` when written to a file).
     pub name: String,
     /// The RADIANCE scene text.
     pub scene: String,
-    /// With instances asked for and detail geometry present: the binary scene file
-    /// (daylit's `oconv -f` form) that the scene's `instance` names as `NAME.oct`.
-    pub octree: Option<Vec<u8>>,
     /// Warnings from translating the MGF geometry.
     pub warnings: Vec<String>,
 }
@@ -125,14 +113,8 @@ fn face(out: &mut String, b: &Bsdf, name: &str, z: f64) {
 }
 
 /// Packages the BSDF XML file named `arg` (found as given when it starts with `.` or `/`,
-/// else along `raypath`); `program` is the name written in the scene's first comment and
-/// `instance` asks for the detail geometry as an instance (`-i`).
-pub fn package(
-    arg: &str,
-    raypath: &RayPath,
-    program: &str,
-    instance: bool,
-) -> Result<Packaged, PkgBsdfError> {
+/// else along `raypath`); `program` is the name written in the scene's first comment.
+pub fn package(arg: &str, raypath: &RayPath, program: &str) -> Result<Packaged, PkgBsdfError> {
     let n = arg.len();
     if n < 5 || !arg.is_char_boundary(n - 4) || !arg[n - 4..].eq_ignore_ascii_case(".xml") {
         return Err(PkgBsdfError::NotXml(arg.to_string()));
@@ -154,7 +136,6 @@ pub fn package(
     if !matn.is_empty() && !makr.is_empty() {
         let _ = writeln!(scene, "# Material '{matn}' by '{makr}'\n");
     }
-    let mut octree = None;
     let mut warnings = Vec::new();
     match &bsdf.mgf {
         None => face(&mut scene, &bsdf, &name, 0.0),
@@ -165,32 +146,12 @@ pub fn package(
             }
             let geometry = translate(mgf, &path)?;
             warnings = geometry.warnings;
-            if instance {
-                let s = load_scene_text(
-                    &geometry.scene,
-                    &format!("{}: its MGF geometry", path.display()),
-                    Path::new("."),
-                    &LoadOptions::default(),
-                )
-                .map_err(|source| PkgBsdfError::Scene {
-                    file: path.display().to_string(),
-                    source,
-                })?;
-                let info = vec![
-                    "oconv -f -".to_string(),
-                    format!("CREATOR=daylit {}", env!("CARGO_PKG_VERSION")),
-                ];
-                octree = Some(archive::encode(&s, &info));
-                let _ = write!(scene, "void instance {name}_g\n1 {name}.oct\n0\n0\n\n");
-            } else {
-                scene.push_str(&geometry.scene);
-            }
+            scene.push_str(&geometry.scene);
         }
     }
     Ok(Packaged {
         name,
         scene,
-        octree,
         warnings,
     })
 }
