@@ -42,7 +42,7 @@ pub enum PkgBsdfError {
         /// The XML file.
         file: String,
         /// What mgf2rad said.
-        source: daylit_scene::mgf::MgfError,
+        source: Box<daylit_scene::mgf::MgfError>,
     },
     /// A temporary file could not be written.
     #[error("{0}")]
@@ -180,6 +180,6 @@ fn translate(mgf: &str, xml: &Path) -> Result<daylit_scene::mgf2rad::Output, Pkg
     )
     .map_err(|source| PkgBsdfError::Mgf {
         file: xml.display().to_string(),
-        source,
+        source: Box::new(source),
     })
 }
