@@ -19,20 +19,20 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     while let Some(a) = args.get(i).filter(|a| a.starts_with('-')) {
         match a.as_str() {
             "-i" => bail!(
-                "pkgBSDF: -i (frozen octree instances) is not implemented: daylit writes no \
+                "-i (frozen octree instances) is not implemented: daylit writes no \
                  RADIANCE octrees; package without -i and run oconv on the result\n{USAGE}"
             ),
             "-s" => to_stdout = true,
-            _ => bail!("pkgBSDF: unknown option {a}\n{USAGE}"),
+            _ => bail!("unknown option {a}\n{USAGE}"),
         }
         i += 1;
     }
     let files = &args[i..];
     if files.is_empty() {
-        bail!("pkgBSDF: missing XML input\n{USAGE}");
+        bail!("missing XML input\n{USAGE}");
     }
     if to_stdout && files.len() > 1 {
-        bail!("pkgBSDF: cannot send multiple BSDFs to stdout");
+        bail!("cannot send multiple BSDFs to stdout");
     }
     let raypath = RayPath::from_env();
     let mut failed = false;

@@ -37,12 +37,12 @@ pub enum PkgBsdfError {
     #[error("{0}: zero width or height")]
     ZeroSize(String),
     /// The MGF geometry could not be translated.
-    #[error("{file}: its MGF geometry: {source}")]
+    #[error("{file}: its MGF geometry: {error}")]
     Mgf {
         /// The XML file.
         file: String,
         /// What mgf2rad said.
-        source: Box<daylit_scene::mgf::MgfError>,
+        error: Box<daylit_scene::mgf::MgfError>,
     },
     /// A temporary file could not be written.
     #[error("{0}")]
@@ -178,8 +178,13 @@ fn translate(mgf: &str, xml: &Path) -> Result<daylit_scene::mgf2rad::Output, Pkg
         &["-s".to_string()],
         &opts,
     )
-    .map_err(|source| PkgBsdfError::Mgf {
-        file: xml.display().to_string(),
-        source: Box::new(source),
+    .map_err(|mut error| {
+        // The temporary file is gone: name the block (its lines count from the block's
+        // first non-blank text).
+        error.file = "MGF block".into();
+        PkgBsdfError::Mgf {
+            file: xml.display().to_string(),
+            error: Box::new(error),
+        }
     })
 }
