@@ -34,6 +34,7 @@ mod pcompos;
 mod pcond;
 mod pextrem;
 mod pfilt;
+mod pkgbsdf;
 mod psign;
 mod pvalue;
 mod ra_ppm;
@@ -125,6 +126,7 @@ const MULTICALL: &[&str] = &[
     "bsdf2klems",
     "wrapBSDF",
     "genBSDF",
+    "pkgBSDF",
 ];
 
 /// What RADIANCE's renderers print for `-version`: the RADIANCE release daylit follows.
@@ -328,6 +330,7 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "mkillum" => mkillum::run_radiance(args),
         "bsdf2klems" => bsdf2klems::run_radiance(args),
         "wrapBSDF" => wrapbsdf::run_radiance(args),
+        "pkgBSDF" => pkgbsdf::run_radiance(args),
         "genBSDF" => genbsdf::run_radiance(args),
         _ => anyhow::bail!("{prog} is not implemented in this version of daylit yet"),
     }

@@ -18,6 +18,7 @@
 pub mod annual;
 pub mod coefficients;
 pub mod genbsdf;
+pub mod pkgbsdf;
 pub mod rfluxmtx;
 pub mod sender;
 pub mod sun;
