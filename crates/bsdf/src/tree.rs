@@ -247,27 +247,13 @@ impl Node {
                     return 0.0;
                 }
                 let mut sum = 0.0;
-                let mut idx = [0usize; 4];
-                idx[..nd].copy_from_slice(&lo[..nd]);
-                'all: loop {
+                each_cell(nd, lo, hi, |idx| {
                     let mut n = 0;
                     for &k in &idx[..nd] {
                         n = (n << log2) + k;
                     }
                     sum += v[n] as f64;
-                    let mut i = nd;
-                    loop {
-                        if i == 0 {
-                            break 'all;
-                        }
-                        i -= 1;
-                        idx[i] += 1;
-                        if idx[i] < hi[i] {
-                            break;
-                        }
-                        idx[i] = lo[i];
-                    }
-                }
+                });
                 sum / count as f64
             }
         }
@@ -320,8 +306,7 @@ impl Node {
                         hi[i] = k + 1;
                     }
                 }
-                let mut idx = lo;
-                'all: loop {
+                each_cell(nd, lo, hi, |idx| {
                     let mut n = 0;
                     let mut b = cmin;
                     for i in 0..nd {
@@ -329,20 +314,29 @@ impl Node {
                         b[i] += w * idx[i] as f64;
                     }
                     f(v[n], &b, w);
-                    let mut i = nd;
-                    loop {
-                        if i == 0 {
-                            break 'all;
-                        }
-                        i -= 1;
-                        idx[i] += 1;
-                        if idx[i] < hi[i] {
-                            break;
-                        }
-                        idx[i] = lo[i];
-                    }
-                }
+                });
             }
+        }
+    }
+}
+
+/// Visits every cell of the box `lo..hi` in the first `nd` dimensions of a grid, the last
+/// dimension fastest. The box must not be empty.
+fn each_cell(nd: usize, lo: [usize; 4], hi: [usize; 4], mut f: impl FnMut(&[usize; 4])) {
+    let mut idx = lo;
+    loop {
+        f(&idx);
+        let mut i = nd;
+        loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            idx[i] += 1;
+            if idx[i] < hi[i] {
+                break;
+            }
+            idx[i] = lo[i];
         }
     }
 }
