@@ -91,6 +91,72 @@ pub fn json_value(m: &AnnualMetrics) -> Value {
     })
 }
 
+/// The hours a window group spent in each of its states over the occupied hours (runs by
+/// the three- and five-phase methods, whose shades change hour by hour).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowStates {
+    /// The group (its BSDF material's name).
+    pub group: String,
+    /// Each state's name and its occupied hours, in the group's order of states.
+    pub occupied_hours: Vec<(String, usize)>,
+}
+
+/// [`json_value`] with the simulation method and, for matrix methods, the hours each window
+/// group spent in each state.
+pub fn json_value_with(m: &AnnualMetrics, method: &str, windows: &[WindowStates]) -> Value {
+    let mut v = json_value(m);
+    v["method"] = json!(method);
+    if !windows.is_empty() {
+        v["window_groups"] = Value::Array(
+            windows
+                .iter()
+                .map(|w| {
+                    let hours: Map<String, Value> = w
+                        .occupied_hours
+                        .iter()
+                        .map(|(s, h)| (s.clone(), json!(h)))
+                        .collect();
+                    json!({"group": w.group, "occupied_hours_per_state": hours})
+                })
+                .collect(),
+        );
+    }
+    v
+}
+
+/// Lines for the terminal summary: each window group's occupied hours per state.
+pub fn window_summary(windows: &[WindowStates]) -> String {
+    let mut out = String::new();
+    for w in windows {
+        let total: usize = w.occupied_hours.iter().map(|(_, h)| h).sum();
+        let parts: Vec<String> = w
+            .occupied_hours
+            .iter()
+            .map(|(s, h)| {
+                format!(
+                    "{s} {h} h ({:.0} %)",
+                    100.0 * *h as f64 / total.max(1) as f64
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "window group {}: {}", w.group, parts.join(", "));
+    }
+    out
+}
+
+/// Writes [`json_value_with`] atomically, pretty-printed.
+pub fn write_json_with(
+    path: &Path,
+    m: &AnnualMetrics,
+    method: &str,
+    windows: &[WindowStates],
+) -> Result<(), ReportError> {
+    let mut s =
+        serde_json::to_string_pretty(&json_value_with(m, method, windows)).unwrap_or_default();
+    s.push('\n');
+    write_atomic(path, s.as_bytes())
+}
+
 /// The metrics as pretty-printed JSON text, ending in a newline.
 pub fn json(m: &AnnualMetrics) -> String {
     let mut s = serde_json::to_string_pretty(&json_value(m)).unwrap_or_default();

@@ -3,7 +3,9 @@
 
 use crate::SceneArgs;
 use anyhow::{bail, Context};
+use daylit_annual::report::WindowStates;
 use daylit_annual::{compute, maps, report, Illuminance, MetricOptions, Schedule, SensorSet};
+use daylit_coefficients::phases::{annual_phases, Method, PhaseSettings, ShadeControl};
 use daylit_coefficients::{annual_illuminance, sky_scene, Sensor, Stage, TraceSettings};
 use daylit_scene::{LoadOptions, PrimType};
 use daylit_sky::patches::Subdivision;
@@ -62,6 +64,65 @@ pub struct Args {
     /// Random seed (same seed and inputs, same results on any thread count).
     #[arg(long, default_value_t = TraceSettings::default().seed)]
     seed: u64,
+    /// Simulation method: daylight coefficients through the scene (2phase), or the matrix
+    /// methods for BSDF windows (3phase: V T D S; 5phase: with a sharp sun through the real
+    /// BSDF). auto: 5phase when a polygon's material is a BSDF or aBSDF, else 2phase.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "2phase", "3phase", "5phase"])]
+    method: String,
+    /// Another state of a window group: MATERIAL=FILE.xml (repeatable; the BSDF material's
+    /// own file is state 0, these follow in order).
+    #[arg(long = "state", value_name = "MATERIAL=FILE", value_parser = parse_state)]
+    states: Vec<(String, PathBuf)>,
+    /// How window groups change state (3phase/5phase): lm83 (the next state when more than
+    /// 2 % of the sensors get over 1000 lx of direct sun), or LUX,PERCENT for another limit.
+    #[arg(long = "shade-rule", default_value = "lm83", value_parser = parse_rule, conflicts_with = "shade_schedule")]
+    shade_rule: ShadeControl,
+    /// A CSV of window-group states per weather record instead of a rule: a first row naming
+    /// the groups (their materials), then one row per record of state numbers or names.
+    #[arg(long = "shade-schedule", value_name = "FILE")]
+    shade_schedule: Option<PathBuf>,
+    /// Rays per Klems patch of each daylight matrix (rfluxmtx -c), 3phase/5phase.
+    #[arg(long = "window-samples", default_value_t = PhaseSettings::new(Method::ThreePhase).d_samples)]
+    window_samples: usize,
+    /// Hemisphere samples per sensor for the five-phase direct sun through the BSDF.
+    #[arg(long = "sun-samples", default_value_t = PhaseSettings::new(Method::FivePhase).sun_samples)]
+    sun_samples: usize,
+    /// Also write the illuminance of every sensor at every hour here (lux; a RADIANCE ASCII
+    /// matrix, one row per sensor, one column per weather record, as dctimestep | rmtxop give).
+    #[arg(long = "ill", value_name = "FILE")]
+    ill: Option<PathBuf>,
+}
+
+fn parse_state(s: &str) -> Result<(String, PathBuf), String> {
+    let (m, f) = s
+        .split_once('=')
+        .filter(|(m, f)| !m.is_empty() && !f.is_empty())
+        .ok_or_else(|| format!("expected MATERIAL=FILE.xml, found \"{s}\""))?;
+    Ok((m.to_string(), PathBuf::from(f)))
+}
+
+fn parse_rule(s: &str) -> Result<ShadeControl, String> {
+    if s == "lm83" {
+        return Ok(ShadeControl::lm83());
+    }
+    let bad = || format!("expected lm83 or LUX,PERCENT (e.g. 1000,2), found \"{s}\"");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let lux = a
+        .trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(bad)?;
+    let pct = b
+        .trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|v| (0.0..=100.0).contains(v))
+        .ok_or_else(bad)?;
+    Ok(ShadeControl::DirectSun {
+        lux,
+        fraction: pct / 100.0,
+    })
 }
 
 fn parse_band(s: &str) -> Result<(f32, f32), String> {
@@ -101,6 +162,31 @@ fn floor_polygon(
         .collect())
 }
 
+/// Whether a surface of the scene has a `BSDF` or `aBSDF` material.
+fn has_bsdf_windows(files: &[PathBuf], load: &LoadOptions) -> anyhow::Result<bool> {
+    let scene = daylit_scene::load_scene(files, load)?;
+    let found = scene.surfaces().any(|id| {
+        scene
+            .material_of(scene.prim(id).modifier)
+            .is_some_and(|m| matches!(scene.prim(m).ptype, PrimType::Bsdf | PrimType::ABsdf))
+    });
+    Ok(found)
+}
+
+/// Writes the hourly illuminance as a RADIANCE ASCII matrix (sensors × steps, lux).
+fn write_ill(
+    path: &std::path::Path,
+    lux: &[f32],
+    sensors: usize,
+    steps: usize,
+) -> anyhow::Result<()> {
+    let m = daylit_matrix::Matrix::new(sensors, steps, 1, lux.to_vec())?;
+    let mut bytes = Vec::new();
+    daylit_matrix::write_matrix(&m, daylit_matrix::Format::Ascii, &mut bytes)?;
+    daylit_annual::write_atomic(path, &bytes)?;
+    Ok(())
+}
+
 /// Runs `daylit annual`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     if a.mf == 0 || a.mf > 30 {
@@ -131,15 +217,13 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         None => Schedule::office(&weather.records),
     };
 
-    let opts = TraceSettings {
+    let trace = TraceSettings {
         ab: a.ab,
         ad: a.ad,
         lw: a.lw,
         seed: a.seed,
-    }
-    .options()
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let sky = sky_scene(&a.scene.files, &load, opts, Subdivision::Reinhart(a.mf))?;
+    };
+    let opts = trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
     let sensors: Vec<Sensor> = set
         .sensors
         .iter()
@@ -148,6 +232,15 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             normal: DVec3::from_array(s.direction).normalize(),
         })
         .collect();
+    let method = match a.method.as_str() {
+        "2phase" => None,
+        "3phase" => Some(Method::ThreePhase),
+        "5phase" => Some(Method::FivePhase),
+        _ => has_bsdf_windows(&a.scene.files, &load)?.then_some(Method::FivePhase),
+    };
+    if method.is_none() && !a.states.is_empty() {
+        bail!("--state: window states belong to the 3phase and 5phase methods (the scene has no BSDF windows, or --method 2phase was given)");
+    }
 
     let n = sensors.len() as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
@@ -156,21 +249,80 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             indicatif::ProgressStyle::with_template("{msg:24} {bar:40} {pos}/{len} {eta} left")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
-        b.set_message("daylight coefficients");
+        b.set_message(if method.is_some() {
+            "view matrices"
+        } else {
+            "daylight coefficients"
+        });
         b
     });
     let progress = |stage: Stage| {
         if let Some(b) = &bar {
-            if stage == Stage::Sun && b.position() == n {
+            if stage == Stage::Sun && b.position() <= n {
+                b.set_position(n);
                 b.set_message("direct sun");
             }
             b.inc(1);
         }
     };
-    let year = annual_illuminance(&sky, &sensors, &weather, &progress)?;
+    let (year_total, year_sun, steps, groups) = match method {
+        None => {
+            let sky = sky_scene(&a.scene.files, &load, opts, Subdivision::Reinhart(a.mf))?;
+            let y = annual_illuminance(&sky, &sensors, &weather, &progress)?;
+            (y.total, y.direct_sun, y.steps, Vec::new())
+        }
+        Some(m) => {
+            let settings = PhaseSettings {
+                method: m,
+                trace,
+                d_samples: a.window_samples.max(1),
+                sun_samples: a.sun_samples.max(1),
+                mf: a.mf,
+                states: a.states.clone(),
+                shade: match &a.shade_schedule {
+                    Some(f) => ShadeControl::Schedule(f.clone()),
+                    None => a.shade_rule.clone(),
+                },
+            };
+            let y = annual_phases(
+                &a.scene.files,
+                &load,
+                &settings,
+                &sensors,
+                &weather,
+                &progress,
+            )?;
+            (y.total, y.direct_sun, y.steps, y.groups)
+        }
+    };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let windows: Vec<WindowStates> = groups
+        .iter()
+        .map(|g| WindowStates {
+            group: g.name.clone(),
+            occupied_hours: g
+                .states
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    let hours = g
+                        .chosen
+                        .iter()
+                        .zip(schedule.flags())
+                        .filter(|(c, o)| **c == k && **o)
+                        .count();
+                    (name.clone(), hours)
+                })
+                .collect(),
+        })
+        .collect();
+    let method_name = match method {
+        None => "2phase",
+        Some(Method::ThreePhase) => "3phase",
+        Some(Method::FivePhase) => "5phase",
+    };
 
     let metric_opts = MetricOptions {
         da_threshold: a.threshold,
@@ -178,11 +330,12 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         udi_upper: a.udi.1,
         ..MetricOptions::default()
     };
-    let total = Illuminance::sensor_major(&year.total, year.sensors, year.steps);
-    let sun = Illuminance::sensor_major(&year.direct_sun, year.sensors, year.steps);
+    let total = Illuminance::sensor_major(&year_total, sensors.len(), steps);
+    let sun = Illuminance::sensor_major(&year_sun, sensors.len(), steps);
     let m = compute(&total, Some(&sun), &schedule, &metric_opts)?;
 
     println!("{}", report::summary(&m));
+    print!("{}", report::window_summary(&windows));
     let parent = a.json.as_ref().and_then(|j| j.parent());
     for dir in [Some(a.out.as_path()), parent].into_iter().flatten() {
         if !dir.as_os_str().is_empty() {
@@ -190,8 +343,12 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
     }
+    if let Some(path) = &a.ill {
+        write_ill(path, &year_total, sensors.len(), steps)?;
+        println!("hourly illuminance: {}", path.display());
+    }
     if let Some(j) = &a.json {
-        report::write_json(j, &m)?;
+        report::write_json_with(j, &m, method_name, &windows)?;
         println!("JSON: {}", j.display());
     }
     let csv = a.out.join("sensors.csv");

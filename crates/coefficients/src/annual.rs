@@ -117,9 +117,9 @@ pub fn annual_illuminance(
     let sun_only = sky_matrix(weather, &sun_opts)?;
     let suns = step_suns(weather, &full_opts);
     let dc = daylight_coefficients(sky, sensors, &|| progress(Stage::Coefficients));
-    let e_sun = direct_sun(sky, sensors, &suns, &|| progress(Stage::Sun));
-    let two_phase = product(&dc.total, &full, dc.sensors, dc.bins);
-    let blurred_direct = product(&dc.direct, &sun_only, dc.sensors, dc.bins);
+    let e_sun = direct_sun(&sky.renderer, sensors, &suns, &|| progress(Stage::Sun));
+    let two_phase = product_rgb(&dc.total, &sky_as_matrix(&full), dc.sensors, dc.bins);
+    let blurred_direct = product_rgb(&dc.direct, &sky_as_matrix(&sun_only), dc.sensors, dc.bins);
     let total = two_phase
         .iter()
         .zip(&blurred_direct)
@@ -136,22 +136,33 @@ pub fn annual_illuminance(
     })
 }
 
-/// Lux of `dc` (sensors × bins, RGB) times `sky` (bins × steps), sensor-major.
-fn product(dc: &[[f32; 3]], sky: &SkyMatrix, sensors: usize, bins: usize) -> Vec<f32> {
-    let to_matrix = |rows, cols, data: Vec<f32>| {
-        daylit_matrix::Matrix::new(rows, cols, 3, data).expect("shapes checked by construction")
-    };
-    let a = to_matrix(sensors, bins, dc.iter().flatten().copied().collect());
-    // The sky matrix is stored column by column (one time step after another).
-    let mut s = vec![0.0f32; bins * sky.columns * 3];
+/// A sky matrix as a matrix of patches × steps, RGB (it is stored step by step).
+pub(crate) fn sky_as_matrix(sky: &SkyMatrix) -> daylit_matrix::Matrix {
+    let mut s = vec![0.0f32; sky.rows * sky.columns * 3];
     for c in 0..sky.columns {
-        for p in 0..bins {
+        for p in 0..sky.rows {
             let v = sky.data[c * sky.rows + p];
             s[(p * sky.columns + c) * 3..][..3].copy_from_slice(&v);
         }
     }
-    let b = to_matrix(bins, sky.columns, s);
-    daylit_matrix::illuminance(&a, &b)
+    daylit_matrix::Matrix::new(sky.rows, sky.columns, 3, s).expect("shape by construction")
+}
+
+/// Lux of `dc` (sensors × patches, RGB) times `sky` (patches × steps), sensor-major.
+pub(crate) fn product(dc: &daylit_matrix::Matrix, sky: &daylit_matrix::Matrix) -> Vec<f32> {
+    daylit_matrix::illuminance(dc, sky)
         .expect("daylight coefficients and sky have the same patches")
         .into_data()
+}
+
+/// [`product`] of coefficients held as RGB triples.
+fn product_rgb(
+    dc: &[[f32; 3]],
+    sky: &daylit_matrix::Matrix,
+    sensors: usize,
+    bins: usize,
+) -> Vec<f32> {
+    let a = daylit_matrix::Matrix::new(sensors, bins, 3, dc.iter().flatten().copied().collect())
+        .expect("shapes checked by construction");
+    product(&a, sky)
 }

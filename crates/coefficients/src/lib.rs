@@ -12,12 +12,15 @@
 //!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE);
 //!   [`rfluxmtx::sender`]: sender files (window groups) and the rays rfluxmtx samples over
 //!   them, `-c` per hemisphere bin (daylight matrices).
+//! - [`phases`]: the three- and five-phase methods for BSDF window groups with shades that
+//!   change hour by hour (V T D S; thesis eq. 6.2-6.4).
 //! - [`genbsdf`]: genBSDF's Klems BSDF of a fenestration model, traced in process and
 //!   wrapped into WindowElement XML.
 
 pub mod annual;
 pub mod coefficients;
 pub mod genbsdf;
+pub mod phases;
 pub mod pkgbsdf;
 pub mod rfluxmtx;
 pub mod sender;

@@ -3,8 +3,8 @@
 //! geometry, and ASE can be taken from this term alone as IES LM-83 asks.
 
 use crate::coefficients::Sensor;
-use crate::sender::SkyRenderer;
 use daylit_sky::gendaymtx::StepSun;
+use daylit_transport::Renderer;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -17,12 +17,11 @@ pub fn lux(v: DVec3) -> f64 {
 /// `out[s * suns.len() + h]`. The sun is a point at its centre; each sensor casts one shadow
 /// ray per step with the sun above its surface, through glazing with its transmittance.
 pub fn direct_sun(
-    sky: &SkyRenderer,
+    r: &Renderer,
     sensors: &[Sensor],
     suns: &[Option<StepSun>],
     progress: &(dyn Fn() + Sync),
 ) -> Vec<f32> {
-    let r = &sky.renderer;
     let steps = suns.len();
     let mut out = vec![0.0f32; sensors.len() * steps];
     out.par_chunks_mut(steps.max(1))
