@@ -259,7 +259,7 @@ impl Matrix {
     }
 
     /// The element's value with its colour.
-    fn element(&self, i: usize, o: usize) -> Value {
+    pub(crate) fn element(&self, i: usize, o: usize) -> Value {
         let (c, n) = self.coef(i, o);
         if n == 1 {
             return Value::grey(c[0] as f64);

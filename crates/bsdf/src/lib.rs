@@ -142,6 +142,52 @@ pub enum Which {
     ReflectionBack,
 }
 
+/// Where a direction falls on a Klems component's two axes (see [`Bsdf::klems_pairs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KlemsPatch {
+    /// Its patch on the axis its role names (incident for an incoming direction).
+    own: Option<usize>,
+    /// Its patch on the other axis (read when a pair fits neither way, by reciprocity).
+    other: Option<usize>,
+}
+
+/// A Klems component's lookups for many pairs of directions (see [`Bsdf::klems_pairs`]).
+pub struct KlemsPairs<'a> {
+    matrix: &'a klems::Matrix,
+    lamb: Value,
+}
+
+impl KlemsPairs<'_> {
+    /// The patches of an incoming direction.
+    pub fn incoming(&self, v: DVec3) -> KlemsPatch {
+        KlemsPatch {
+            own: self.matrix.inc.index(v),
+            other: self.matrix.out.index(v),
+        }
+    }
+
+    /// The patches of an outgoing direction.
+    pub fn outgoing(&self, v: DVec3) -> KlemsPatch {
+        KlemsPatch {
+            own: self.matrix.out.index(v),
+            other: self.matrix.inc.index(v),
+        }
+    }
+
+    /// What [`Bsdf::eval`] gives for the pair, from their patches.
+    pub fn eval(&self, incoming: KlemsPatch, outgoing: KlemsPatch) -> [f64; 3] {
+        let (i, o) = match (incoming.own, outgoing.own) {
+            (None, None) => (outgoing.other, incoming.other),
+            p => p,
+        };
+        let mut v = self.lamb;
+        if let (Some(i), Some(o)) = (i, o) {
+            v = v.plus(self.matrix.element(i, o));
+        }
+        v.rgb()
+    }
+}
+
 /// A non-Lambertian component's data.
 #[derive(Debug)]
 pub(crate) enum Component {
@@ -361,6 +407,30 @@ impl Bsdf {
             v = v.plus(c);
         }
         v
+    }
+
+    /// For Klems data, the component [`Bsdf::eval_value`] reads for light arriving on side
+    /// `incoming_front` and leaving on side `outgoing_front`, as lookups that find each
+    /// direction's patch once: many pairs then cost a table read each. `None` for a tensor
+    /// tree or when the sides have no data beyond the Lambertian part.
+    pub fn klems_pairs(
+        &self,
+        incoming_front: bool,
+        outgoing_front: bool,
+    ) -> Option<KlemsPairs<'_>> {
+        let (lamb, data) = match (incoming_front, outgoing_front) {
+            (true, true) => (self.r_lamb_front, self.side(Side::Rf)),
+            (false, false) => (self.r_lamb_back, self.side(Side::Rb)),
+            (true, false) => (self.t_lamb_front, self.comps_for(true).1),
+            (false, true) => (self.t_lamb_back, self.comps_for(false).1),
+        };
+        match &data?.comp {
+            Component::Klems(m) => Some(KlemsPairs {
+                matrix: m,
+                lamb: lamb.scale(1.0 / PI),
+            }),
+            Component::Tree(_) => None,
+        }
     }
 
     /// [`Bsdf::eval_value`] as RGB in RADIANCE's primaries.

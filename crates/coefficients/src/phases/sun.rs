@@ -14,6 +14,7 @@
 use super::windows::WindowGroup;
 use crate::coefficients::Sensor;
 use crate::sun::lux;
+use daylit_bsdf::{KlemsPairs, KlemsPatch};
 use daylit_compile::Origin;
 use daylit_geometry::Ray;
 use daylit_scene::PrimId;
@@ -198,6 +199,40 @@ pub fn window_sun(
         .collect();
     let vis_of: HashMap<(u32, u32), usize> =
         used.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    // Klems data is piecewise constant: each direction's patches are found once (the
+    // sun's per pane and step, a sample's per sample), and a value is then a table read.
+    let klems: Vec<Vec<Option<KlemsPairs>>> = groups
+        .iter()
+        .map(|g| {
+            g.states
+                .iter()
+                .map(|s| s.bsdf.klems_pairs(true, false))
+                .collect()
+        })
+        .collect();
+    let sun_local: Vec<Vec<Option<DVec3>>> = panes
+        .iter()
+        .map(|pane| {
+            suns.iter()
+                .map(|s| s.map(|s| pane.local(DVec3::from_array(s.dir).normalize())))
+                .collect()
+        })
+        .collect();
+    let sun_patch: Vec<Vec<Vec<Option<KlemsPatch>>>> = panes
+        .iter()
+        .enumerate()
+        .map(|(p, pane)| {
+            klems[pane.group]
+                .iter()
+                .map(|k| {
+                    sun_local[p]
+                        .iter()
+                        .map(|v| Some(k.as_ref()?.outgoing((*v)?)))
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
     // Per sensor, per step: the BSDF from the sun to each sample.
     let per_sensor: Vec<Vec<Vec<Vec<f32>>>> = seen
         .par_iter()
@@ -210,24 +245,42 @@ pub fn window_sun(
                 .iter()
                 .map(|h| vis[vis_of[&(h.pane, h.cell)]].as_slice())
                 .collect();
+            // Each sample's patch per state (seen from the room side only).
+            let hit_patch: Vec<Vec<Option<KlemsPatch>>> = hits
+                .iter()
+                .map(|h| {
+                    klems[panes[h.pane as usize].group]
+                        .iter()
+                        .map(|k| {
+                            let k = k.as_ref().filter(|_| h.vray.z > 0.0)?;
+                            Some(k.incoming(h.vray))
+                        })
+                        .collect()
+                })
+                .collect();
             for (h, sun) in suns.iter().enumerate() {
                 let Some(sun) = sun else { continue };
-                let sdir = DVec3::from_array(sun.dir).normalize();
                 let normal = DVec3::from_array(sun.normal);
-                for (hit, vis) in hits.iter().zip(&vis_rows) {
+                for ((hit, vis), patches) in hits.iter().zip(&vis_rows).zip(&hit_patch) {
                     let v = vis[h];
                     if v <= 0.0 {
                         continue;
                     }
-                    let pane = &panes[hit.pane as usize];
-                    let vsrc = pane.local(sdir);
+                    let p = hit.pane as usize;
+                    let Some(vsrc) = sun_local[p][h] else {
+                        continue;
+                    };
                     if vsrc.z * hit.vray.z >= 0.0 {
                         continue;
                     }
                     let f = weight * vsrc.z.abs() * v as f64;
-                    for (state, o) in groups[pane.group].states.iter().zip(&mut out[pane.group]) {
-                        let b = DVec3::from(state.bsdf.eval(hit.vray, vsrc));
-                        o[h] += (lux(b * normal) * f) as f32;
+                    let g = panes[p].group;
+                    for (k, (state, o)) in groups[g].states.iter().zip(&mut out[g]).enumerate() {
+                        let b = match (&klems[g][k], patches[k], sun_patch[p][k][h]) {
+                            (Some(kp), Some(a), Some(b)) => kp.eval(a, b),
+                            _ => state.bsdf.eval(hit.vray, vsrc),
+                        };
+                        o[h] += (lux(DVec3::from(b) * normal) * f) as f32;
                     }
                 }
             }
