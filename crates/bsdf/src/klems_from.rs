@@ -83,13 +83,13 @@ pub struct KlemsXml {
 
 /// glibc's `drand48`/`lrand48` (one shared state, never seeded) and RADIANCE's `urand`
 /// permutation table (`initurand`).
-struct RadRandom {
+pub(crate) struct RadRandom {
     x: u64,
     perm: Vec<u16>,
 }
 
 impl RadRandom {
-    fn new() -> RadRandom {
+    pub(crate) fn new() -> RadRandom {
         RadRandom {
             x: 0,
             perm: Vec::new(),
@@ -102,7 +102,7 @@ impl RadRandom {
     }
 
     /// `drand48`: [0, 1).
-    fn frandom(&mut self) -> f64 {
+    pub(crate) fn frandom(&mut self) -> f64 {
         self.step() as f64 / (1u64 << 48) as f64
     }
 
@@ -535,7 +535,7 @@ pub fn check_fields(fields: &[String]) -> Result<(), String> {
 }
 
 /// The data block direction WINDOW's file names a RADIANCE side by.
-fn direction(side: Side) -> Direction {
+pub(crate) fn direction(side: Side) -> Direction {
     match side {
         Side::Rf => Direction::ReflectionBack,
         Side::Rb => Direction::ReflectionFront,

@@ -18,7 +18,10 @@
 mod colour;
 mod klems;
 pub mod klems_from;
+mod multisamp;
 mod tree;
+pub mod tree_reduce;
+pub mod ttree_from;
 pub mod write;
 mod xml;
 

@@ -104,7 +104,7 @@ fn disk2square(x: f64, y: f64) -> [f64; 2] {
 }
 
 /// The inverse map, square to disk (`square2disk`).
-fn square2disk(sx: f64, sy: f64) -> [f64; 2] {
+pub(crate) fn square2disk(sx: f64, sy: f64) -> [f64; 2] {
     let (a, b) = (2.0 * sx - 1.0, 2.0 * sy - 1.0);
     let (r, phi) = if a > -b {
         if a > b {

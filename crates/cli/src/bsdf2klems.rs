@@ -19,7 +19,7 @@ or: bsdf2klems [-n spp][-h|-q][{+|-}for[ward]][{+|-}b[ackward]][-e expr][-f file
 
 /// A command line as RADIANCE's `convert_commandline` writes it: words with shell specials
 /// in single quotes (double when the word holds one).
-fn command_line(args: &[String]) -> String {
+pub(crate) fn command_line(args: &[String]) -> String {
     const SPECIALS: &str = " \t\n'\"()${}*?[];|&";
     args.iter()
         .map(|a| {
@@ -35,21 +35,32 @@ fn command_line(args: &[String]) -> String {
 }
 
 /// RADIANCE's progress report on standard error: a line per stage, then a bar of `len`
-/// characters redrawn as rows finish, erased at the end.
-struct Progress {
+/// characters redrawn as rows finish, erased at the end (bsdf2klems's and bsdf2ttree's).
+pub(crate) struct Progress {
+    program: &'static str,
     len: usize,
     calls: usize,
     stage: Option<Stage>,
 }
 
 impl Progress {
-    fn report(&mut self, stage: Stage, frac: f64) {
+    /// A bar of `len` characters (0: no report, 1: the stage lines only) for `program`.
+    pub(crate) fn new(program: &'static str, len: usize) -> Progress {
+        Progress {
+            program,
+            len,
+            calls: 0,
+            stage: None,
+        }
+    }
+
+    pub(crate) fn report(&mut self, stage: Stage, frac: f64) {
         let mut err = std::io::stderr().lock();
         if self.stage != Some(stage) {
             self.done();
             self.stage = Some(stage);
             if self.len > 0 {
-                let _ = writeln!(err, "bsdf2klems: {}...", stage.describe());
+                let _ = writeln!(err, "{}: {}...", self.program, stage.describe());
             }
             return;
         }
@@ -69,7 +80,7 @@ impl Progress {
         let _ = err.write_all(bar.as_bytes());
     }
 
-    fn done(&mut self) {
+    pub(crate) fn done(&mut self) {
         if self.stage.is_some() && self.len > 1 {
             let _ = write!(std::io::stderr(), "\r{}\r", " ".repeat(self.len.min(254)));
         }
@@ -158,11 +169,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             );
         }
         let mut func = BsdfFunction::new(env, &rest[0]).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut progress = Progress {
-            len: progress_len,
-            calls: 0,
-            stage: None,
-        };
+        let mut progress = Progress::new("bsdf2klems", progress_len);
         let components =
             klems_from::from_function(&mut func, size, samples, forward, backward, &mut |s, f| {
                 progress.report(s, f)

@@ -4,6 +4,7 @@
 mod annual;
 mod bench;
 mod bsdf2klems;
+mod bsdf2ttree;
 mod check;
 mod cnt;
 mod compare;
@@ -55,6 +56,7 @@ mod robjutil;
 mod rpict;
 mod rsensor;
 mod rtrace;
+mod rttree_reduce;
 mod sampling;
 mod sky;
 mod total;
@@ -124,6 +126,8 @@ const MULTICALL: &[&str] = &[
     "rad",
     "mkillum",
     "bsdf2klems",
+    "bsdf2ttree",
+    "rttree_reduce",
     "wrapBSDF",
     "genBSDF",
     "pkgBSDF",
@@ -329,6 +333,8 @@ fn run_as(prog: &str, args: &[String]) -> anyhow::Result<ExitCode> {
         "rad" => rad::run_radiance(args),
         "mkillum" => mkillum::run_radiance(args),
         "bsdf2klems" => bsdf2klems::run_radiance(args),
+        "bsdf2ttree" => bsdf2ttree::run_radiance(args),
+        "rttree_reduce" => rttree_reduce::run_radiance(args),
         "wrapBSDF" => wrapbsdf::run_radiance(args),
         "pkgBSDF" => pkgbsdf::run_radiance(args),
         "genBSDF" => genbsdf::run_radiance(args),
