@@ -335,6 +335,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let m = compute(&total, Some(&sun), &schedule, &metric_opts)?;
 
     println!("{}", report::summary(&m));
+    if a.method == "auto" && method.is_some() {
+        println!("method: {method_name} (the scene has BSDF windows; --method 2phase traces through them instead)");
+    }
     print!("{}", report::window_summary(&windows));
     let parent = a.json.as_ref().and_then(|j| j.parent());
     for dir in [Some(a.out.as_path()), parent].into_iter().flatten() {

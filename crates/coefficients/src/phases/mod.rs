@@ -129,6 +129,12 @@ pub struct GroupStates {
     pub states: Vec<String>,
     /// The state of every time step.
     pub chosen: Vec<usize>,
+    /// Per state, the illuminance that comes through the group in that state at every step
+    /// (lux, sensor-major): what a schedule picks from.
+    pub through: Vec<Vec<f32>>,
+    /// Per state, its direct sun alone (five-phase: through the real BSDF; three-phase: the
+    /// Klems-spread V_d T D_d S_sun), what the shade rule looks at.
+    pub direct_sun: Vec<Vec<f32>>,
 }
 
 /// The year by a matrix method: lux per sensor and step, sensor-major (`[s * steps + h]`).
@@ -254,6 +260,8 @@ pub fn annual_phases(
             name: group.name.clone(),
             states: group.states.iter().map(|s| s.name.clone()).collect(),
             chosen,
+            through: all,
+            direct_sun: suns,
         });
     }
     Ok(PhaseYear {
