@@ -70,7 +70,8 @@ pub struct Args {
     #[arg(long, default_value = "auto", value_parser = ["auto", "2phase", "3phase", "5phase"])]
     method: String,
     /// Another state of a window group: MATERIAL=FILE.xml (repeatable; the BSDF material's
-    /// own file is state 0, these follow in order).
+    /// own file is state 0, the open one that ASE is computed with, as LM-83 asks; these
+    /// follow in order, more closed each).
     #[arg(long = "state", value_name = "MATERIAL=FILE", value_parser = parse_state)]
     states: Vec<(String, PathBuf)>,
     /// How window groups change state (3phase/5phase): lm83 (the next state when more than

@@ -21,7 +21,7 @@
 #   Vd = V of the black room (every material's reflectance 0), $VDOPT
 #   Dd = D of the black room, $DDOPT
 #   Sd = gendaymtx -m 1 -d -of gso.wea                    (sun only)
-#   Cds = rcontrib -I+ $CDSOPT -ad $CDSAD_state -e MF:6 -f reinhart.cal -b rbin -bn Nrbins -m solar: the sensors
+#   Cds = rcontrib -V+ -I+ $CDSOPT -ad $CDSAD_state -e MF:6 -f reinhart.cal -b rbin -bn Nrbins -m solar: the sensors
 #        in the black room whose window is `void BSDF win 6 0 STATE.xml 0 0 1 .` (same polygon
 #        as window_recv.rad: normal into the room, which is RADIANCE's BSDF front, up = +Z as
 #        the Klems u=Z of V and D), lit by 5185 suns (`void light solar 0 0 3 1e6 1e6 1e6`,
@@ -117,7 +117,11 @@ for run in 1 2; do
     sleep 1
     for state in open closed; do
         ad=CDSAD_$state
-        t "Cds_${state}_run$run" "rcontrib -I+ -faf $CDSOPT -ad ${!ad} -e MF:6 -f reinhart.cal -b rbin -bn Nrbins -m solar -y $ns cds_$state.oct < sensors.pts > cds_${state}$run.mtx"
+        # Values (-V+) divided by the suns' radiance, not coefficients: through the blinds,
+        # rcontrib's coefficient mode drops part of the direct sun (RADIANCE 6.0a, sensor 0, all
+        # 5185 suns: coefficients x 1e6 give 720, values 1412, rtrace -aa 0 1432), while the two
+        # agree through the clear pane (35731 and 35560).
+        t "Cds_${state}_run$run" "rcontrib -V+ -I+ -faf $CDSOPT -ad ${!ad} -e MF:6 -f reinhart.cal -b rbin -bn Nrbins -m solar -y $ns cds_$state.oct < sensors.pts | rmtxop -ff -s 1e-6 - > cds_${state}$run.mtx"
         sleep 1
     done
 done
