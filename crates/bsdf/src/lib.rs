@@ -146,7 +146,7 @@ pub enum Which {
 }
 
 /// Where a direction falls on a Klems component's two axes (see [`Bsdf::klems_pairs`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KlemsPatch {
     /// Its patch on the axis its role names (incident for an incoming direction).
     own: Option<usize>,

@@ -105,14 +105,15 @@ pub struct PhaseSettings {
 }
 
 impl PhaseSettings {
-    /// Defaults for `method`: the annual run's tracing, 1000 rays per window patch, 4096
-    /// direct-sun samples per sensor, Tregenza's sky, no added states, LM-83's rule.
+    /// Defaults for `method`: the annual run's tracing, 1000 rays per window patch, 65536
+    /// direct-sun samples per sensor (their cost is one ray each: samples that meet a window
+    /// in one Klems patch are evaluated together), Tregenza's sky, no added states, LM-83's rule.
     pub fn new(method: Method) -> PhaseSettings {
         PhaseSettings {
             method,
             trace: TraceSettings::default(),
             d_samples: 1000,
-            sun_samples: 4096,
+            sun_samples: 65536,
             mf: 1,
             states: Vec::new(),
             shade: ShadeControl::lm83(),

@@ -75,6 +75,77 @@ struct Seen {
     vray: DVec3,
 }
 
+/// How a term's BSDF value is found.
+#[derive(Clone, Copy)]
+enum Eval {
+    /// Klems data seen from the room side: the samples' common patch.
+    Patch(KlemsPatch),
+    /// Anything else: the sample's direction (towards the sensor, BSDF frame).
+    Dir(DVec3),
+}
+
+/// Samples of one sensor that count together for one state: the same pane and visibility
+/// cell and, for Klems data, the same patch (the value is constant over a patch, so such
+/// samples add their weights and are evaluated once per step).
+struct Term {
+    pane: u32,
+    vis: usize,
+    weight: f64,
+    how: Eval,
+}
+
+/// Samples per sensor evaluated one by one (tensor trees); more are thinned evenly, each
+/// kept one standing for those dropped.
+const MAX_SINGLE: usize = 4096;
+
+/// The terms of one sensor's samples, `[group][state]`.
+fn sensor_terms(
+    hits: &[Seen],
+    panes: &[Pane],
+    groups: &[WindowGroup],
+    klems: &[Vec<Option<KlemsPairs>>],
+    vis_of: &HashMap<(u32, u32), usize>,
+    weight: f64,
+) -> Vec<Vec<Vec<Term>>> {
+    let mut terms: Vec<Vec<Vec<Term>>> = groups
+        .iter()
+        .map(|g| g.states.iter().map(|_| Vec::new()).collect())
+        .collect();
+    let mut index: HashMap<(usize, usize, u32, usize, KlemsPatch), usize> = HashMap::new();
+    let stride = hits.len().div_ceil(MAX_SINGLE).max(1);
+    for (n, hit) in hits.iter().enumerate() {
+        let pane = hit.pane;
+        let g = panes[pane as usize].group;
+        let vis = vis_of[&(pane, hit.cell)];
+        for (k, kp) in klems[g].iter().enumerate() {
+            match kp.as_ref().filter(|_| hit.vray.z > 0.0) {
+                Some(kp) => {
+                    let patch = kp.incoming(hit.vray);
+                    let list = &mut terms[g][k];
+                    let at = *index.entry((g, k, pane, vis, patch)).or_insert_with(|| {
+                        list.push(Term {
+                            pane,
+                            vis,
+                            weight: 0.0,
+                            how: Eval::Patch(patch),
+                        });
+                        list.len() - 1
+                    });
+                    list[at].weight += weight;
+                }
+                None if n % stride == 0 => terms[g][k].push(Term {
+                    pane,
+                    vis,
+                    weight: weight * stride as f64,
+                    how: Eval::Dir(hit.vray),
+                }),
+                None => {}
+            }
+        }
+    }
+    terms
+}
+
 /// Direct-sun illuminance (lux) through each group in each of its states:
 /// `out[group][state][sensor * steps + step]`. `samples` hemisphere samples per sensor.
 pub fn window_sun(
@@ -233,54 +304,40 @@ pub fn window_sun(
                 .collect()
         })
         .collect();
-    // Per sensor, per step: the BSDF from the sun to each sample.
+    // Per sensor: its terms per group and state, then the year step by step.
     let per_sensor: Vec<Vec<Vec<Vec<f32>>>> = seen
         .par_iter()
         .map(|hits| {
+            let terms = sensor_terms(hits, &panes, groups, &klems, &vis_of, weight);
             let mut out: Vec<Vec<Vec<f32>>> = groups
                 .iter()
                 .map(|g| vec![vec![0.0f32; steps]; g.states.len()])
                 .collect();
-            let vis_rows: Vec<&[f32]> = hits
-                .iter()
-                .map(|h| vis[vis_of[&(h.pane, h.cell)]].as_slice())
-                .collect();
-            // Each sample's patch per state (seen from the room side only).
-            let hit_patch: Vec<Vec<Option<KlemsPatch>>> = hits
-                .iter()
-                .map(|h| {
-                    klems[panes[h.pane as usize].group]
-                        .iter()
-                        .map(|k| {
-                            let k = k.as_ref().filter(|_| h.vray.z > 0.0)?;
-                            Some(k.incoming(h.vray))
-                        })
-                        .collect()
-                })
-                .collect();
             for (h, sun) in suns.iter().enumerate() {
                 let Some(sun) = sun else { continue };
                 let normal = DVec3::from_array(sun.normal);
-                for ((hit, vis), patches) in hits.iter().zip(&vis_rows).zip(&hit_patch) {
-                    let v = vis[h];
-                    if v <= 0.0 {
-                        continue;
-                    }
-                    let p = hit.pane as usize;
-                    let Some(vsrc) = sun_local[p][h] else {
-                        continue;
-                    };
-                    if vsrc.z * hit.vray.z >= 0.0 {
-                        continue;
-                    }
-                    let f = weight * vsrc.z.abs() * v as f64;
-                    let g = panes[p].group;
-                    for (k, (state, o)) in groups[g].states.iter().zip(&mut out[g]).enumerate() {
-                        let b = match (&klems[g][k], patches[k], sun_patch[p][k][h]) {
-                            (Some(kp), Some(a), Some(b)) => kp.eval(a, b),
-                            _ => state.bsdf.eval(hit.vray, vsrc),
-                        };
-                        o[h] += (lux(DVec3::from(b) * normal) * f) as f32;
+                for (g, group) in groups.iter().enumerate() {
+                    for (k, state) in group.states.iter().enumerate() {
+                        let mut sum = DVec3::ZERO;
+                        for t in &terms[g][k] {
+                            let v = vis[t.vis][h];
+                            let p = t.pane as usize;
+                            let Some(vsrc) = sun_local[p][h].filter(|_| v > 0.0) else {
+                                continue;
+                            };
+                            let b = match t.how {
+                                Eval::Patch(a) => match (&klems[g][k], sun_patch[p][k][h]) {
+                                    (Some(kp), Some(b)) if vsrc.z < 0.0 => kp.eval(a, b),
+                                    _ => continue,
+                                },
+                                Eval::Dir(vray) if vsrc.z * vray.z < 0.0 => {
+                                    state.bsdf.eval(vray, vsrc)
+                                }
+                                Eval::Dir(_) => continue,
+                            };
+                            sum += DVec3::from(b) * (t.weight * vsrc.z.abs() * v as f64);
+                        }
+                        out[g][k][h] = lux(sum * normal) as f32;
                     }
                 }
             }
