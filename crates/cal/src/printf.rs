@@ -91,3 +91,23 @@ pub fn word(a: &str) -> String {
         a.to_string()
     }
 }
+
+/// printf-style padding of `v` by `flags` (the flags and width of a conversion, as in
+/// `%-08d`): the width, `-` to left-align, `0` to zero-fill numbers.
+pub fn pad(v: String, flags: &str, number: bool) -> String {
+    let left = flags.contains('-');
+    let digits: String = flags.chars().filter(|c| c.is_ascii_digit()).collect();
+    let zero = number && !left && digits.starts_with('0');
+    let width: usize = digits.parse().unwrap_or(0);
+    if v.len() >= width {
+        return v;
+    }
+    let fill = width - v.len();
+    if left {
+        v + &" ".repeat(fill)
+    } else if zero {
+        "0".repeat(fill) + &v
+    } else {
+        " ".repeat(fill) + &v
+    }
+}

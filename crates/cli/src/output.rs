@@ -87,25 +87,8 @@ pub fn c_exp(v: f64, decimals: usize) -> String {
     }
 }
 
-/// printf-style padding of `v` by `flags` (flags and width, as in `%-08d`): the width, `-` to
-/// left-align, `0` to zero-fill numbers.
-pub fn printf_pad(v: String, flags: &str, number: bool) -> String {
-    let left = flags.contains('-');
-    let digits: String = flags.chars().filter(|c| c.is_ascii_digit()).collect();
-    let zero = number && !left && digits.starts_with('0');
-    let width: usize = digits.parse().unwrap_or(0);
-    if v.len() >= width {
-        return v;
-    }
-    let fill = width - v.len();
-    if left {
-        v + &" ".repeat(fill)
-    } else if zero {
-        "0".repeat(fill) + &v
-    } else {
-        " ".repeat(fill) + &v
-    }
-}
+/// printf-style padding of a value by a conversion's flags and width (`%-08d`).
+pub use daylit_cal::printf::pad as printf_pad;
 
 /// The start of a RADIANCE header: `#?RADIANCE` and `lines`, each ended by a newline.
 pub fn header_start(lines: &[String]) -> String {

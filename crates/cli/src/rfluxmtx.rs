@@ -1,20 +1,13 @@
-//! `daylit rfluxmtx` (and `rfluxmtx`): RADIANCE's flux-transfer matrices from a sender to the
-//! receivers that `#@rfluxmtx` annotations describe. The sender `-` reads rays (or, with
-//! `-I`, sensors) from standard input, as for view matrices and daylight coefficients; a
-//! sender file (a window group, say) has its rays sampled over its surfaces, `-c` per bin of
-//! its hemisphere, one matrix row per bin (daylight matrices). The receivers' hemisphere bins
-//! (`h=u`, Klems, Reinhart `rN`, Shirley-Chiu `scN`, `cie`) are computed natively, exactly as
-//! rcontrib evaluates the expressions rfluxmtx would generate.
+//! `daylit rfluxmtx` (and `rfluxmtx`): RADIANCE's rfluxmtx command line read into a typed
+//! [`FluxJob`] and run by `daylit_coefficients::rfluxmtx` (receivers, sender sampling and the
+//! rcontrib job it makes live there). The sender `-` reads rays (or, with `-I`, sensors)
+//! from standard input; a sender file has its rays sampled over its surfaces.
 
-use crate::rcontrib::{parse_options, run_job, Bins, Job, Receiver};
+use crate::rcontrib::{located, parse_options, run_job, warner, Parsed};
 use anyhow::{bail, Context};
-use daylit_coefficients::rfluxmtx::read_receivers;
-use daylit_coefficients::rfluxmtx::sender::read_sender;
-use daylit_geometry::Ray;
-use daylit_transport::contrib::{BinFn, BinRay};
-use std::path::{Path, PathBuf};
+use daylit_coefficients::rfluxmtx::{plan, FluxJob, SenderInput};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// Arguments of `daylit rfluxmtx`, written as RADIANCE's rfluxmtx takes them.
 #[derive(clap::Args)]
@@ -68,12 +61,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
         k += 1;
     }
-    let mut job = Job::new(format!("{prog} {}", args.join(" ")));
-    // rfluxmtx runs rcontrib with -fo+ (outputs are replaced) and ASCII output by default.
-    job.force = true;
+    let mut p = Parsed::new(format!("{prog} {}", args.join(" ")));
     // Unset until -c says (the default depends on the sender).
-    job.accumulate = usize::MAX;
-    let i = parse_options(&mut job, &rest, prog)?;
+    p.job.accumulate = usize::MAX;
+    let i = parse_options(&mut p, &rest, prog)?;
     let options = &rest[..i];
     if let Some(bad) = options
         .iter()
@@ -83,41 +74,13 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             "{prog}: {bad} is not an option of rfluxmtx: it sets -fo, -p, -b, -bn, -m and -M itself (receivers come from #@rfluxmtx annotations)"
         );
     }
-    if job.accumulate == 0 {
-        bail!("{prog}: -c must be a positive number of samples");
-    }
+    let samples = (p.job.accumulate != usize::MAX).then_some(p.job.accumulate);
     let words = &rest[i..];
     let (sender, receiver) = match words {
         [s, r, ..] => (s.as_str(), r.as_str()),
         _ => bail!("{prog}: expected a sender file ('-' for rays on standard input) and a receiver file after the options"),
     };
-    let recv = read_receivers(Path::new(receiver))
-        .with_context(|| format!("{prog}: receiver file {receiver}"))?;
-    for w in &recv.warnings {
-        eprintln!("{prog}: warning: {w}");
-    }
-    if recv.receivers.is_empty() {
-        bail!("{prog}: {receiver}: no receiver surfaces (polygon, ring or source) found");
-    }
-    // As rcontrib keeps the last -o until another is given, a receiver without o= writes
-    // where the one before it did, the first where the command line's -o says.
-    let mut out = job.output.clone();
-    for r in &recv.receivers {
-        if r.output.is_some() {
-            out = r.output.clone();
-        }
-        let bins = r.bins();
-        let n = bins.len();
-        let f = bins.into_fn();
-        let bin: BinFn = Arc::new(move |ray: &BinRay| f(ray.dir));
-        job.receivers.push(Receiver {
-            name: r.modifier.clone(),
-            bins: Bins::Native { bins: n, f: bin },
-            out: out.clone(),
-        });
-    }
-    // The system first and the receiver last, as rfluxmtx's oconv command has them: the
-    // system octree of `-i` (right after the receiver file), then the system's scene files.
+    // The system octree of `-i` (right after the receiver file), then the system's files.
     let mut system = &words[2..];
     let mut octree = None;
     if let [flag, rest @ ..] = system {
@@ -134,82 +97,45 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             "{prog}: {bad}: after the receiver file only -i system.oct (first) and scene files may follow"
         );
     }
-    job.scene = octree
-        .into_iter()
-        .chain(system.iter().map(PathBuf::from))
-        .chain(std::iter::once(PathBuf::from(receiver)))
-        .collect();
-    let mut rcontrib = vec!["rcontrib".to_string()];
-    for r in &recv.receivers {
-        rcontrib.extend(r.rcontrib_options(true, bin_jitter.as_deref()));
-    }
-    if sender == "-" {
-        // Pass-through: the rays (or sensors, with -I) come from standard input.
-        if job.accumulate == usize::MAX {
-            job.accumulate = 1;
-        }
-        if verbose {
-            eprintln!(
-                "{prog}: runs as: {} (bins computed natively)",
-                rcontrib.join(" ")
-            );
-        }
-        return run_job(job, prog);
-    }
-    if let Some(o) = options.iter().find(|o| {
-        let b = o.as_bytes();
-        (2..=3).contains(&b.len())
-            && b[0] == b'-'
-            && (b[1] == b'i' || b[1] == b'I')
-            && (b.len() == 2 || b"+-01tTfFyYnN".contains(&b[2]))
-    }) {
-        bail!("{prog}: {o}: -i and -I are for the pass-through sender '-' only (sender {sender} samples its own rays)");
-    }
-    let samples = if job.accumulate == usize::MAX {
-        10_000
+    let sender = if sender == "-" {
+        SenderInput::PassThrough
     } else {
-        job.accumulate
+        if let Some(o) = options.iter().find(|o| {
+            let b = o.as_bytes();
+            (2..=3).contains(&b.len())
+                && b[0] == b'-'
+                && (b[1] == b'i' || b[1] == b'I')
+                && (b.len() == 2 || b"+-01tTfFyYnN".contains(&b[2]))
+        }) {
+            bail!("{prog}: {o}: -i and -I are for the pass-through sender '-' only (sender {sender} samples its own rays)");
+        }
+        SenderInput::File(PathBuf::from(sender))
     };
-    let snd =
-        read_sender(Path::new(sender)).with_context(|| format!("{prog}: sender file {sender}"))?;
-    for w in &snd.warnings {
-        eprintln!("{prog}: warning: {w}");
-    }
-    let rows = snd.bin_count();
-    // RADIANCE leaves -x, -y and -ld to the pass-through mode; a sender makes one record of
-    // -c rays per bin.
-    job.xres = 0;
-    job.yres = rows;
-    job.accumulate = samples;
-    job.irradiance_at_points = false;
-    let rays = snd
-        .rays(samples, job.render.seed)
-        .with_context(|| format!("{prog}: sender file {sender}"))?;
-    job.rays = Some(
-        rays.into_iter()
-            .map(|r| Ray {
-                origin: r.origin,
-                dir: r.dir,
-            })
-            .collect(),
-    );
+    let job = FluxJob {
+        contrib: p.job,
+        samples,
+        sender,
+        receivers: PathBuf::from(receiver),
+        system_octree: octree,
+        system: system.iter().map(PathBuf::from).collect(),
+        output: p.output,
+    };
+    let plan = plan(job, &mut warner(prog)).map_err(|e| located(e, prog))?;
     if verbose {
-        rcontrib.extend([
-            "-c".into(),
-            samples.to_string(),
-            "-y".into(),
-            rows.to_string(),
-        ]);
+        let command = plan.rcontrib_command(bin_jitter.as_deref());
         eprintln!(
             "{prog}: runs as: {} (bins computed natively)",
-            rcontrib.join(" ")
+            command.join(" ")
         );
-        let elements = snd.surfaces.len();
-        if elements > 1 {
-            eprintln!("{prog}: sampling {rows} directions ({elements} elements)");
-        } else {
-            eprintln!("{prog}: sampling {rows} directions");
+        if let Some(snd) = &plan.sender {
+            let rows = snd.bin_count();
+            let elements = snd.surfaces.len();
+            if elements > 1 {
+                eprintln!("{prog}: sampling {rows} directions ({elements} elements)");
+            } else {
+                eprintln!("{prog}: sampling {rows} directions");
+            }
         }
     }
-    run_job(job, prog)
+    run_job(plan.job, plan.rays, p.fmt_in, prog)
 }

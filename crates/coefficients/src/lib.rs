@@ -12,6 +12,9 @@
 //!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE);
 //!   [`rfluxmtx::sender`]: sender files (window groups) and the rays rfluxmtx samples over
 //!   them, `-c` per hemisphere bin (daylight matrices).
+//!   [`rfluxmtx::job`]: rfluxmtx runs (a sender, a receiver file, a system) as rcontrib jobs.
+//! - [`rcontrib`]: rcontrib as a typed job: receivers binned by `-b` expressions or natively,
+//!   records written as rcontrib writes them (headers, formats, `%s`/`%d` files, `-r`).
 //! - [`phases`]: the three- and five-phase methods for BSDF window groups with shades that
 //!   change hour by hour (V T D S; thesis eq. 6.2-6.4).
 //! - [`genbsdf`]: genBSDF's Klems BSDF of a fenestration model, traced in process and
@@ -22,6 +25,7 @@ pub mod coefficients;
 pub mod genbsdf;
 pub mod phases;
 pub mod pkgbsdf;
+pub mod rcontrib;
 pub mod rfluxmtx;
 pub mod sender;
 pub mod sun;

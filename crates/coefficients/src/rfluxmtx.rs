@@ -29,9 +29,13 @@
 //! * rcontrib writes the receivers in file order, each one's bins in order: the usual sky
 //!   file (ground `h=u`, then sky `h=rN`) gives 1 + (144·N² + 1) columns, ground first.
 //!
-//! See [`Receiver::rcontrib_options`] for the options per basis.
+//! See [`Receiver::rcontrib_options`] for the options per basis; [`job`] runs rfluxmtx (a
+//! [`FluxJob`] made into an rcontrib job and traced).
 
+pub mod job;
 pub mod sender;
+
+pub use job::{plan, run, FluxJob, FluxPlan, SenderInput};
 
 use daylit_scene::Loc;
 use glam::DVec3;
