@@ -75,9 +75,19 @@ pub struct Args {
     #[arg(long = "state", value_name = "MATERIAL=FILE", value_parser = parse_state)]
     states: Vec<(String, PathBuf)>,
     /// How window groups change state (3phase/5phase): lm83 (the next state when more than
-    /// 2 % of the sensors get over 1000 lx of direct sun), or LUX,PERCENT for another limit.
-    #[arg(long = "shade-rule", default_value = "lm83", value_parser = parse_rule, conflicts_with = "shade_schedule")]
-    shade_rule: ShadeControl,
+    /// 2 % of the sensors get over 1000 lx of direct sun), sun:LUX,PERCENT for another limit,
+    /// illuminance:LUX,PERCENT for a limit on the whole illuminance, or view:LUX (the next
+    /// state when a --shade-view point gets over LUX of direct sun).
+    #[arg(
+        long = "shade-rule",
+        default_value = "lm83",
+        conflicts_with = "shade_schedule"
+    )]
+    shade_rule: String,
+    /// A view point for `--shade-rule view:LUX`: "x y z dx dy dz" (position, view
+    /// direction); repeatable.
+    #[arg(long = "shade-view", value_name = "X Y Z DX DY DZ", value_parser = parse_view)]
+    shade_views: Vec<Sensor>,
     /// A CSV of window-group states per weather record instead of a rule: a first row naming
     /// the groups (their materials), then one row per record of state numbers or names.
     #[arg(long = "shade-schedule", value_name = "FILE")]
@@ -102,30 +112,6 @@ fn parse_state(s: &str) -> Result<(String, PathBuf), String> {
     Ok((m.to_string(), PathBuf::from(f)))
 }
 
-fn parse_rule(s: &str) -> Result<ShadeControl, String> {
-    if s == "lm83" {
-        return Ok(ShadeControl::lm83());
-    }
-    let bad = || format!("expected lm83 or LUX,PERCENT (e.g. 1000,2), found \"{s}\"");
-    let (a, b) = s.split_once(',').ok_or_else(bad)?;
-    let lux = a
-        .trim()
-        .parse::<f32>()
-        .ok()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .ok_or_else(bad)?;
-    let pct = b
-        .trim()
-        .parse::<f32>()
-        .ok()
-        .filter(|v| (0.0..=100.0).contains(v))
-        .ok_or_else(bad)?;
-    Ok(ShadeControl::DirectSun {
-        lux,
-        fraction: pct / 100.0,
-    })
-}
-
 fn parse_band(s: &str) -> Result<(f32, f32), String> {
     let (a, b) = s
         .split_once(',')
@@ -142,6 +128,59 @@ fn parse_band(s: &str) -> Result<(f32, f32), String> {
         return Err(format!("the UDI band {lo},{hi} is empty"));
     }
     Ok((lo, hi))
+}
+
+/// `--shade-rule` with the view points it may need.
+fn parse_rule(s: &str, views: &[Sensor]) -> Result<ShadeControl, String> {
+    if s == "lm83" {
+        return Ok(ShadeControl::lm83());
+    }
+    let bad = || {
+        format!(
+            "--shade-rule: expected lm83, sun:LUX,PERCENT, illuminance:LUX,PERCENT or view:LUX, found \"{s}\""
+        )
+    };
+    let number = |w: &str, hi: f32| {
+        w.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite() && (0.0..=hi).contains(v))
+            .ok_or_else(bad)
+    };
+    let (kind, rest) = s.split_once(':').ok_or_else(bad)?;
+    if kind == "view" {
+        if views.is_empty() {
+            return Err("--shade-rule view:LUX needs at least one --shade-view point".into());
+        }
+        return Ok(ShadeControl::ViewSun {
+            views: views.to_vec(),
+            lux: number(rest, f32::MAX)?,
+        });
+    }
+    let (a, b) = rest.split_once(',').ok_or_else(bad)?;
+    let (lux, fraction) = (number(a, f32::MAX)?, number(b, 100.0)? / 100.0);
+    match kind {
+        "sun" => Ok(ShadeControl::DirectSun { lux, fraction }),
+        "illuminance" => Ok(ShadeControl::Illuminance { lux, fraction }),
+        _ => Err(bad()),
+    }
+}
+
+fn parse_view(s: &str) -> Result<Sensor, String> {
+    let v: Vec<f64> = s
+        .split_whitespace()
+        .map(|w| w.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect::<Option<_>>()
+        .filter(|v: &Vec<f64>| v.len() == 6)
+        .ok_or_else(|| format!("expected six numbers \"x y z dx dy dz\", found \"{s}\""))?;
+    let dir = DVec3::new(v[3], v[4], v[5]);
+    if dir.length_squared() == 0.0 {
+        return Err(format!("the view direction of \"{s}\" is zero"));
+    }
+    Ok(Sensor {
+        pos: DVec3::new(v[0], v[1], v[2]),
+        normal: dir.normalize(),
+    })
 }
 
 /// The vertices of the polygon named `name` in the scene files.
@@ -193,6 +232,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     if a.mf == 0 || a.mf > 30 {
         bail!("-m {}: the Reinhart subdivision must be 1 to 30", a.mf);
     }
+    let rule = parse_rule(&a.shade_rule, &a.shade_views).map_err(anyhow::Error::msg)?;
     let load = LoadOptions {
         allow_commands: a.scene.allow_commands,
         ..LoadOptions::default()
@@ -282,7 +322,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
                 states: a.states.clone(),
                 shade: match &a.shade_schedule {
                     Some(f) => ShadeControl::Schedule(f.clone()),
-                    None => a.shade_rule.clone(),
+                    None => rule,
                 },
             };
             let y = annual_phases(

@@ -133,6 +133,37 @@ fn bsdf_windows_run_the_five_phase_method_with_lm83_blinds() {
 }
 
 #[test]
+fn other_shade_rules_close_the_blinds_for_their_own_reasons() {
+    let dir = setup();
+    let closed = |extra: &[&str]| {
+        let mut args = vec!["--state", "glazing=closed.xml", "--json", "a.json"];
+        args.extend_from_slice(extra);
+        let o = annual(dir.path(), &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let j: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("a.json")).unwrap()).unwrap();
+        j["window_groups"][0]["occupied_hours_per_state"]["closed"]
+            .as_u64()
+            .unwrap()
+    };
+    // A limit no hour reaches never closes them; one every daylit hour passes always does.
+    assert_eq!(closed(&["--shade-rule", "illuminance:1e9,0"]), 0);
+    let always = closed(&["--shade-rule", "illuminance:0,0"]);
+    // Someone 2 m from the window looking at it gets the sun in the eyes on low-sun days
+    // only.
+    let view = closed(&[
+        "--shade-rule",
+        "view:100",
+        "--shade-view",
+        "2 2 1.2 0 -1 0",
+    ]);
+    assert!(
+        view > 0 && view < always / 2,
+        "view rule {view} h of {always}"
+    );
+}
+
+#[test]
 fn the_matrix_methods_refuse_what_they_cannot_honour() {
     let dir = setup();
     let o = annual(dir.path(), &["--state", "glass=closed.xml"]);
@@ -150,6 +181,9 @@ fn the_matrix_methods_refuse_what_they_cannot_honour() {
     let o = annual(dir.path(), &["--shade-rule", "1000"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("LUX,PERCENT"), "{err}");
+    let o = annual(dir.path(), &["--shade-rule", "view:500"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("--shade-view"), "{err}");
     std::fs::write(dir.path().join("s.csv"), "glazing\nopen\nshut\n").unwrap();
     let o = annual(
         dir.path(),

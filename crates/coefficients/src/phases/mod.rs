@@ -73,6 +73,24 @@ pub enum ShadeControl {
         /// Share of the sensors allowed above it.
         fraction: f32,
     },
+    /// The same with the sensors' whole illuminance (the rest of the building, the groups
+    /// decided before, and this group in the state tried): glare control by a limit.
+    Illuminance {
+        /// Illuminance limit, lux.
+        lux: f32,
+        /// Share of the sensors allowed above it.
+        fraction: f32,
+    },
+    /// A group takes its first state in which no view point gets more than `lux` of direct
+    /// sun through it (a view point is a position and a view direction; its value is the
+    /// direct sun on a surface facing that way: "close when the sun is in the occupant's
+    /// eyes").
+    ViewSun {
+        /// The view points.
+        views: Vec<Sensor>,
+        /// Direct-sun illuminance limit at the eye, lux.
+        lux: f32,
+    },
 }
 
 impl ShadeControl {
@@ -171,7 +189,7 @@ pub fn annual_phases(
         ShadeControl::Schedule(path) => {
             Some(shading::read_schedule(path, groups, weather.records.len())?)
         }
-        ShadeControl::DirectSun { .. } => None,
+        _ => None,
     };
     let full_opts = SkyOptions {
         mf: settings.mf,
@@ -214,6 +232,20 @@ pub fn annual_phases(
     } else {
         Vec::new()
     };
+    // The view points' direct sun through each group in each state, for the view rule.
+    let view_suns = match shade {
+        ShadeControl::ViewSun { views, .. } => sun::window_sun(
+            &scene.renderer,
+            groups,
+            views,
+            &step_suns(weather, &full_opts),
+            // A few points: as many samples as the sharpest Klems patch needs, whatever the
+            // sensors use.
+            settings.sun_samples.max(1 << 16),
+            &|| {},
+        ),
+        _ => Vec::new(),
+    };
     let mut used = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let dm = scene.daylight_matrix(g, settings.d_samples, settings.trace.seed)?;
@@ -238,18 +270,32 @@ pub fn annual_phases(
             all.push(year);
             suns.push(sun);
         }
-        let chosen = match shade {
-            ShadeControl::Schedule(_) => schedule.as_ref().map_or_else(Vec::new, |s| s[g].clone()),
-            ShadeControl::DirectSun { lux, fraction } => (0..steps)
+        let allowed = |fraction: f32| (fraction as f64 * n as f64).floor() as usize;
+        let first = |ok: &dyn Fn(usize, usize) -> bool| -> Vec<usize> {
+            (0..steps)
                 .map(|h| {
-                    let allowed = (*fraction as f64 * n as f64).floor() as usize;
                     (0..group.states.len())
-                        .find(|&k| {
-                            (0..n).filter(|&s| suns[k][s * steps + h] > *lux).count() <= allowed
-                        })
+                        .find(|&k| ok(k, h))
                         .unwrap_or(group.states.len() - 1)
                 })
-                .collect(),
+                .collect()
+        };
+        let chosen = match shade {
+            ShadeControl::Schedule(_) => schedule.as_ref().map_or_else(Vec::new, |s| s[g].clone()),
+            ShadeControl::DirectSun { lux, fraction } => first(&|k, h| {
+                (0..n).filter(|&s| suns[k][s * steps + h] > *lux).count() <= allowed(*fraction)
+            }),
+            ShadeControl::Illuminance { lux, fraction } => first(&|k, h| {
+                (0..n)
+                    .filter(|&s| total[s * steps + h] + all[k][s * steps + h] > *lux)
+                    .count()
+                    <= allowed(*fraction)
+            }),
+            ShadeControl::ViewSun { lux, .. } => {
+                let at_eye = &view_suns[g];
+                let views = at_eye.first().map_or(0, |v| v.len() / steps.max(1));
+                first(&|k, h| (0..views).all(|v| at_eye[k][v * steps + h] <= *lux))
+            }
         };
         for s in 0..n {
             for (h, &k) in chosen.iter().enumerate() {
