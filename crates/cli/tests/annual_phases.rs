@@ -151,12 +151,7 @@ fn other_shade_rules_close_the_blinds_for_their_own_reasons() {
     let always = closed(&["--shade-rule", "illuminance:0,0"]);
     // Someone 2 m from the window looking at it gets the sun in the eyes on low-sun days
     // only.
-    let view = closed(&[
-        "--shade-rule",
-        "view:100",
-        "--shade-view",
-        "2 2 1.2 0 -1 0",
-    ]);
+    let view = closed(&["--shade-rule", "view:100", "--shade-view", "2 2 1.2 0 -1 0"]);
     assert!(
         view > 0 && view < always / 2,
         "view rule {view} h of {always}"
