@@ -972,14 +972,26 @@ impl Receivers {
     }
 }
 
-/// Reads a receiver file.
+/// Reads a receiver file. Inline commands daylit runs natively (`!xform`, the generators,
+/// gensky, gendaylit: honeybee-radiance's receiver files are `!xform` lines) are expanded as
+/// rfluxmtx would read their output, from the current directory; another is an error.
 pub fn read_receivers(path: &Path) -> Result<Receivers, RfluxError> {
     let source = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| RfluxError::File {
         file: source.clone(),
         msg: format!("cannot read: {e}"),
     })?;
-    parse_receivers(&text, &source)
+    parse_receivers_with(&text, &source, &mut |cmd, loc| native_command(cmd, loc))
+}
+
+/// The scene text of an inline command daylit runs itself, run from the current directory
+/// as rfluxmtx's shell would.
+pub(crate) fn native_command(cmd: &str, loc: &Loc) -> Result<String, RfluxError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let opts = daylit_scene::LoadOptions::default();
+    daylit_scene::xform_text::Xform::inline_text(&opts, cmd, &loc.source, &cwd)
+        .map(|(text, _warnings)| text)
+        .map_err(|e| located(loc, format!("inline command '!{cmd}': {e}")))
 }
 
 /// Parses receiver text (named `source` in messages). An inline `!command` is an error;

@@ -345,6 +345,22 @@ impl<'a> Xform<'a> {
         self.stream(inv, text.as_bytes(), cmd, cwd)
     }
 
+    /// The scene text an inline command (without its `!`) writes, where daylit runs it
+    /// natively (the generators, gensky, gendaylit and xform, in pipelines too), from
+    /// directory `cwd`; `name` names the file it came from in messages. What another program
+    /// would have done is an error.
+    pub fn inline_text(
+        opts: &LoadOptions,
+        cmd: &str,
+        name: &str,
+        cwd: &Path,
+    ) -> Result<(String, Vec<String>), String> {
+        let mut none = || -> std::io::Result<Vec<u8>> { Ok(Vec::new()) };
+        let mut x = Xform::new(opts, &mut none);
+        let text = x.command_text(cmd, name, cwd)?;
+        Ok((text, x.warnings))
+    }
+
     /// The scene text a command writes, where daylit runs it natively.
     fn command_text(&mut self, cmd: &str, name: &str, cwd: &Path) -> Result<String, String> {
         let refuse = || {

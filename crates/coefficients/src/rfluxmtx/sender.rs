@@ -339,14 +339,17 @@ pub fn sender_basis(h: &Hemisphere) -> Result<Basis, String> {
     }
 }
 
-/// Reads a sender file.
+/// Reads a sender file, inline commands expanded as for receivers
+/// ([`super::read_receivers`]).
 pub fn read_sender(path: &Path) -> Result<Sender, RfluxError> {
     let source = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| RfluxError::File {
         file: source.clone(),
         msg: format!("cannot read: {e}"),
     })?;
-    parse_sender(&text, &source)
+    parse_sender_with(&text, &source, &mut |cmd, loc| {
+        super::native_command(cmd, loc)
+    })
 }
 
 /// Parses sender text (named `source` in messages). An inline `!command` is an error; see
