@@ -8,8 +8,8 @@
 # exit status, the matrices' differences and the per-sensor annual mean illuminance of each
 # state, and exits non-zero if a step failed with daylit. Not part of CI.
 #   MULTIPHASE_EXPAND_XFORM=1  write the '!xform FILE' lines of honeybee's sender and receiver
-#                              files out as FILE's text first (for an rfluxmtx that does not
-#                              run inline commands there)
+#                              files out as FILE's text first (daylit's rfluxmtx expands them
+#                              itself since 2026-11-28; kept to compare the two ways)
 #   MULTIPHASE_VMTX, MULTIPHASE_DMTX   rfluxmtx settings of V and D (run_multiphase.py)
 #   DAYLIT=PATH                the daylit binary (default: cargo build, target/debug/daylit)
 set -euo pipefail
