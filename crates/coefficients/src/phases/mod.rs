@@ -19,7 +19,7 @@ pub mod windows;
 use crate::annual::{product, sky_as_matrix, Stage, TraceSettings};
 use crate::coefficients::Sensor;
 use crate::sun::direct_sun;
-use daylit_matrix::{chain, Matrix};
+use daylit_matrix::chain;
 use daylit_scene::{LoadOptions, Loc};
 use daylit_sky::gendaymtx::{sky_matrix, step_suns, Options as SkyOptions};
 use daylit_sky::patches::Subdivision;
@@ -203,14 +203,13 @@ pub fn annual_phases(
     let n = sensors.len();
     let five = settings.method == Method::FivePhase;
 
+    let suns = step_suns(weather, &full_opts);
     let views = scene.view_matrices(sensors, &|| progress(Stage::Coefficients));
     let (sky, sun_sky) = (sky_as_matrix(&sky), sky_as_matrix(&sun_sky));
-    let lux_of = |m: &Matrix, s: &Matrix| product(m, s);
     // The rest of the building, as the two-phase method (five-phase: with a sharp sun).
-    let mut total = lux_of(&views.rest, &sky);
-    let rest_direct = lux_of(&views.rest_direct, &sun_sky);
+    let mut total = product(&views.rest, &sky);
+    let rest_direct = product(&views.rest_direct, &sun_sky);
     let mut direct = if five {
-        let suns = step_suns(weather, &full_opts);
         let e_sun = direct_sun(&scene.renderer, sensors, &suns, &|| {});
         for ((t, d), e) in total.iter_mut().zip(&rest_direct).zip(&e_sun) {
             *t = (*t - d).max(0.0) + e;
@@ -220,7 +219,6 @@ pub fn annual_phases(
         rest_direct
     };
     let mut window_suns = if five {
-        let suns = step_suns(weather, &full_opts);
         sun::window_sun(
             &scene.renderer,
             groups,
@@ -238,7 +236,7 @@ pub fn annual_phases(
             &scene.renderer,
             groups,
             views,
-            &step_suns(weather, &full_opts),
+            &suns,
             // A few points: as many samples as the sharpest Klems patch needs, whatever the
             // sensors use.
             settings.sun_samples.max(1 << 16),
@@ -256,8 +254,8 @@ pub fn annual_phases(
             let t = &state.transmission;
             let vtd = chain(&[&views.v[g], t, &dm.d]).map_err(shape)?;
             let vtd_direct = chain(&[&views.v_direct[g], t, &dm.d_direct]).map_err(shape)?;
-            let mut year = lux_of(&vtd, &sky);
-            let blurred = lux_of(&vtd_direct, &sun_sky);
+            let mut year = product(&vtd, &sky);
+            let blurred = product(&vtd_direct, &sun_sky);
             let sun = if five {
                 let sharp = std::mem::take(&mut window_suns[g][k]);
                 for ((y, b), s) in year.iter_mut().zip(&blurred).zip(&sharp) {
