@@ -28,17 +28,15 @@ pub struct Coefficients {
     pub direct: Vec<[f32; 3]>,
 }
 
-/// Traces every sensor (in parallel; sensor `k` always draws the same random numbers, so the
-/// result does not depend on the thread count) and gathers its coefficients. `progress` is
-/// called once per finished sensor.
-pub fn daylight_coefficients(
-    sky: &SkyRenderer,
+/// The contribution bins of every sensor traced as an irradiance sensor by `r` (in parallel;
+/// sensor `k` always draws the same random numbers, so the result does not depend on the
+/// thread count), one row per sensor; `progress` is called once per finished sensor.
+pub(crate) fn sensor_rows(
+    r: &daylit_transport::Renderer,
     sensors: &[Sensor],
     progress: &(dyn Fn() + Sync),
-) -> Coefficients {
-    let r = &sky.renderer;
-    let bins = sky.patches.len();
-    let rows: Vec<Vec<[f32; 3]>> = sensors
+) -> Vec<Vec<[f32; 3]>> {
+    sensors
         .par_iter()
         .enumerate()
         .map_init(
@@ -48,13 +46,22 @@ pub fn daylight_coefficients(
                 ctx.contrib.fill(DVec3::ZERO);
                 r.irradiance(s.pos, s.normal, ctx);
                 progress();
-                ctx.contrib
-                    .iter()
-                    .map(|v| [v.x as f32, v.y as f32, v.z as f32])
-                    .collect()
+                ctx.contrib.iter().map(|v| v.as_vec3().to_array()).collect()
             },
         )
-        .collect();
+        .collect()
+}
+
+/// Traces every sensor (in parallel; sensor `k` always draws the same random numbers, so the
+/// result does not depend on the thread count) and gathers its coefficients. `progress` is
+/// called once per finished sensor.
+pub fn daylight_coefficients(
+    sky: &SkyRenderer,
+    sensors: &[Sensor],
+    progress: &(dyn Fn() + Sync),
+) -> Coefficients {
+    let bins = sky.patches.len();
+    let rows = sensor_rows(&sky.renderer, sensors, progress);
     let mut total = Vec::with_capacity(sensors.len() * bins);
     let mut direct = Vec::with_capacity(sensors.len() * bins);
     for row in rows {

@@ -141,20 +141,7 @@ impl PhaseScene {
     /// Traces every sensor (in parallel; sensor `k` always draws the same random numbers).
     pub fn view_matrices(&self, sensors: &[Sensor], progress: &(dyn Fn() + Sync)) -> ViewMatrices {
         let r = &self.renderer;
-        let rows: Vec<Vec<[f32; 3]>> = sensors
-            .par_iter()
-            .enumerate()
-            .map_init(
-                || r.ctx(0),
-                |ctx, (k, s)| {
-                    r.reseed(ctx, k as u64);
-                    ctx.contrib.fill(DVec3::ZERO);
-                    r.irradiance(s.pos, s.normal, ctx);
-                    progress();
-                    ctx.contrib.iter().map(|v| v.as_vec3().to_array()).collect()
-                },
-            )
-            .collect();
+        let rows = crate::coefficients::sensor_rows(r, sensors, progress);
         let n = sensors.len();
         let half = r.contrib_len() / 2;
         // Columns [start, start + len) of every row, the direct copy `half` further on.
