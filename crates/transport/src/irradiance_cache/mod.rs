@@ -28,8 +28,9 @@ pub mod lookup;
 pub mod record;
 pub mod select;
 
-use crate::trace::{rtype::*, RayState, Surf};
+use crate::ray::{rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
+use daylit_geometry::Tracer;
 use glam::{DVec3, Vec3};
 use lookup::{Level, Query};
 use rand::Rng;
@@ -85,7 +86,7 @@ pub(crate) struct Candidate {
     pub flat: bool,
     /// The participating medium the ray was in (extinction and scattering), which the
     /// record's hemisphere rays travel through as RADIANCE's do; `None` outside any.
-    pub medium: Option<Arc<(DVec3, crate::mist::Scatter)>>,
+    pub medium: Option<Arc<(DVec3, crate::ray::Scatter)>>,
 }
 
 impl Candidate {
@@ -142,7 +143,7 @@ impl Candidate {
             from: None,
             primary_dist: 0.0,
             coef: DVec3::ONE,
-            clip: crate::clip::ClipSet::default(),
+            clip: crate::ray::ClipSet::default(),
             scatter: self.medium.as_ref().map_or_else(Default::default, |m| m.1),
         };
         (r, s)
@@ -396,7 +397,7 @@ impl Renderer {
         use crate::material::{LightKind, Material};
         let ray = daylit_geometry::Ray::new(org, dir);
         let tmin = daylit_geometry::FTINY * (1.0 + org.abs().max_element() * 1e-4);
-        self.compiled.accel.any_hit_filtered(&ray, tmin, len, |p| {
+        self.tracer().any_hit_filtered(&ray, tmin, len, |p| {
             let Some(m) = self.shape_mods[p as usize].material else {
                 return false;
             };
