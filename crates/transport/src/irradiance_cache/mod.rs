@@ -39,9 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// RADIANCE's assumed average reflectance (`AVGREFL`): sets hemisphere ray weights and the
-/// record weights `AVGREFL^level`.
-pub(crate) const AVGREFL: f64 = 0.5;
+pub(crate) use crate::ambient::AVGREFL;
 
 /// Geometry rays traced per level at most; fewer per origin when there are many origins (at
 /// least 4 × 4 each), since neighbouring origins see the same surfaces.
