@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use daylit_compile::{compile, CompiledScene, Origin};
 use daylit_geometry::{DVec3, Ray};
 use daylit_scene::{load_scene, LoadOptions, PrimType, Scene};
-use daylit_transport::trace::FHUGE;
+use daylit_transport::ray::FHUGE;
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::PathBuf;
@@ -334,7 +334,7 @@ fn shading_normal(ron: DVec3, smooth: DVec3, dir: DVec3) -> DVec3 {
 
 /// What the light-transport engine computes for one ray: its value, mirrored part and
 /// lengths.
-type Shaded = daylit_transport::trace::Radiance;
+type Shaded = daylit_transport::Radiance;
 
 /// One ray's output record.
 #[allow(clippy::too_many_arguments)]

@@ -23,7 +23,7 @@ use obvhs::{
 use rayon::prelude::*;
 
 use crate::wide::{self, WideRay};
-use crate::{DVec3, Ray, Shape};
+use crate::{DVec3, Ray, Shape, Tracer};
 
 /// Deepest CWBVH that our fixed traversal stack handles; deeper trees use the BVH2.
 const CWBVH_MAX_DEPTH: usize = wide::MAX_DEPTH;
@@ -125,6 +125,32 @@ pub struct Accel {
     /// Placements of shared hierarchies, their ids following the shapes' (see
     /// [`Accel::with_placements`]).
     placed: Vec<crate::Placed>,
+}
+
+/// The CPU backend of [`Tracer`]: the queries are [`Accel`]'s own; batches use the trait's
+/// rayon loops.
+impl Tracer for Accel {
+    #[inline]
+    fn closest_hit_filtered<F: FnMut(u32) -> bool>(
+        &self,
+        ray: &Ray,
+        tmin: f64,
+        tmax: f64,
+        filter: F,
+    ) -> Option<Hit> {
+        Accel::closest_hit_filtered(self, ray, tmin, tmax, filter)
+    }
+
+    #[inline]
+    fn any_hit_filtered<F: FnMut(u32) -> bool>(
+        &self,
+        ray: &Ray,
+        tmin: f64,
+        tmax: f64,
+        filter: F,
+    ) -> bool {
+        Accel::any_hit_filtered(self, ray, tmin, tmax, filter)
+    }
 }
 
 /// Ray prepared for the `f32` tree: `t_world = ts + t_local`.

@@ -1,6 +1,7 @@
 //! daylit-geometry: exact double-precision ray intersection for every RADIANCE surface
 //! primitive, oriented as RADIANCE orients it, and a bounding volume hierarchy with
-//! closest-hit and any-hit queries.
+//! closest-hit and any-hit queries, offered to light transport through the [`Tracer`] trait
+//! that another backend can implement too.
 //!
 //! Shapes live in `f64`; the hierarchy is built and traversed in `f32` (obvhs CWBVH) on
 //! boxes padded outward in a scene-centred frame, so large sites far from the origin are
@@ -10,12 +11,14 @@ mod accel;
 mod instance;
 mod pages;
 mod shapes;
+mod tracer;
 mod wide;
 
 pub use accel::{brute_force_closest, Accel, AccelOptions, BvhLayout, Hit};
 pub use glam::DVec3;
 pub use instance::{placed_box, Placed};
 pub use shapes::{Cone, ConeKind, Polygon, Ring, Shape, Sphere, Triangle};
+pub use tracer::Tracer;
 
 /// RADIANCE's `FTINY` (double-precision build): the tolerance it uses for zero radii,
 /// equal radii and rays parallel to planes.

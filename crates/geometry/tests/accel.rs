@@ -669,3 +669,59 @@ fn placements_match_copies() {
     assert!(Placed::new(shared.clone(), mirror, 0).is_none());
     assert!(Placed::new(shared, shear, 0).is_none());
 }
+
+/// The queries a backend offers through [`Tracer`], asked of any backend: a generic caller,
+/// as the light transport is.
+fn trace_all<T: Tracer>(
+    t: &T,
+    rays: &[Ray],
+    tmin: f64,
+    tmax: f64,
+) -> (Vec<Option<Hit>>, Vec<bool>) {
+    let mut closest = vec![None; rays.len()];
+    let mut any = vec![false; rays.len()];
+    t.closest_hits(rays, tmin, tmax, &mut closest);
+    t.any_hits(rays, tmin, tmax, &mut any);
+    (closest, any)
+}
+
+#[test]
+fn tracer_trait_answers_as_the_bvh() {
+    let shapes = scene();
+    let accel = Accel::build(shapes.clone());
+    let rays: Vec<Ray> = (0..20_000u64).map(|i| make_ray(&shapes, i).0).collect();
+    for (tmin, tmax) in [(0.0, f64::INFINITY), (1e-3, 7.5)] {
+        let (closest, any) = trace_all(&accel, &rays, tmin, tmax);
+        let mut hits = 0;
+        for (i, r) in rays.iter().enumerate() {
+            // Bit for bit what the BVH's own queries give, one ray at a time.
+            let want = accel.closest_hit(r, tmin, tmax);
+            assert_eq!(closest[i], want, "ray {i}");
+            assert_eq!(Tracer::closest_hit(&accel, r, tmin, tmax), want, "ray {i}");
+            assert_eq!(any[i], accel.any_hit(r, tmin, tmax), "ray {i}");
+            assert_eq!(any[i], want.is_some(), "ray {i}");
+            // The filtered forms are the BVH's, filter and all.
+            if let Some(h) = want {
+                hits += 1;
+                let skip = h.prim;
+                assert_eq!(
+                    Tracer::closest_hit_filtered(&accel, r, tmin, tmax, |p| p != skip),
+                    accel.closest_hit_filtered(r, tmin, tmax, |p| p != skip)
+                );
+                assert_eq!(
+                    Tracer::any_hit_filtered(&accel, r, tmin, tmax, |p| p != skip),
+                    accel.any_hit_filtered(r, tmin, tmax, |p| p != skip)
+                );
+            }
+        }
+        assert!(hits > 1000, "{hits} hits");
+    }
+}
+
+#[test]
+#[should_panic(expected = "one answer per ray")]
+fn batch_needs_one_answer_per_ray() {
+    let accel = Accel::build(scene());
+    let rays = [Ray::new(DVec3::ZERO, DVec3::X); 3];
+    accel.closest_hits(&rays, 0.0, f64::INFINITY, &mut [None; 2]);
+}

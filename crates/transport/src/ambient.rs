@@ -5,11 +5,14 @@
 //! then `-as × weight` super-samples placed where neighbouring divisions differ most. Beyond
 //! `-ab` bounces the ambient value `-av` is used.
 
-use crate::irradiance_cache::AVGREFL;
-use crate::trace::{rtype::*, RayState, Surf};
+use crate::ray::{rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
 use glam::DVec3;
+
+/// RADIANCE's assumed average reflectance (`AVGREFL`): sets hemisphere ray weights and the
+/// irradiance cache's record weights `AVGREFL^level`.
+pub(crate) const AVGREFL: f64 = 0.5;
 use rand::Rng;
 
 /// Hemispheres with at most this many divisions are not super-sampled (RADIANCE: 7 × 7).
@@ -219,7 +222,7 @@ impl Renderer {
         count: usize,
         ctx: &mut Ctx,
     ) {
-        let b: Vec<f64> = divs.iter().map(|d| crate::trace::bright(d.value)).collect();
+        let b: Vec<f64> = divs.iter().map(|d| crate::ray::bright(d.value)).collect();
         let counts = supersample_counts(&b, ns, count, &mut ctx.rng);
         for (k, n) in counts.into_iter().enumerate() {
             for _ in 0..n {

@@ -11,7 +11,7 @@
 
 use crate::ambient::{hemisphere_side, square_to_disc, MIN_SUPERSAMPLE_DIVS};
 use crate::portals::Selection;
-use crate::trace::{RayState, Surf};
+use crate::ray::{RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
 use glam::DVec3;
@@ -123,7 +123,10 @@ impl Renderer {
                 .windows
                 .map_or(0.0, |sel| self.portals.density(sel, s.point, dir, accel));
             let pp = match (plan.patches, &hit) {
-                (Some(sel), Some(h)) => self.portals.patch_density(sel, dir, h, accel),
+                (Some(sel), Some(h)) => {
+                    self.portals
+                        .patch_density(sel, dir, h, accel, self.tracer())
+                }
                 _ => 0.0,
             };
             // The sample's coefficient is the balance heuristic's: `mis` times its share of
@@ -157,7 +160,7 @@ impl Renderer {
         };
         let patch = |sel: &Selection, xv: (f64, f64), ctx: &mut Ctx| {
             self.portals
-                .sample_patch(sel, s.point, accel, xv, &mut ctx.rng)
+                .sample_patch(sel, s.point, accel, self.tracer(), xv, &mut ctx.rng)
         };
         if plan.mixture {
             let x = ctx.rng.random::<f64>();

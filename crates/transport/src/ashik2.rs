@@ -8,7 +8,7 @@
 //! below one). Shadow rays are stopped.
 
 use crate::material::{frame, Builder, FuncFrame, Material};
-use crate::trace::{bright, perturbed, rtype::*, RayState, Surf};
+use crate::ray::{bright, perturbed, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_cal::{CalEnv, EvalState, ExprId};
 use daylit_geometry::FTINY;

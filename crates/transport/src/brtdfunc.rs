@@ -10,7 +10,7 @@
 
 use crate::funcmat::{set_brdf_vars, FuncRef};
 use crate::material::{frame, Builder, FuncFrame, Material, PatternRay};
-use crate::trace::{bright, perturbed, rtype::*, RayState, Surf};
+use crate::ray::{bright, perturbed, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_cal::{CalEnv, EvalState, ExprId};
 use daylit_geometry::FTINY;

@@ -20,7 +20,7 @@
 //! - Patterns scale everything but the non-diffuse reflection.
 
 use crate::material::{frame, Builder, FuncFrame, Material};
-use crate::trace::{bright, perturbed, rtype::*, RayState, Surf};
+use crate::ray::{bright, perturbed, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_bsdf::{Bsdf, Parts, Side, Value};
 use daylit_cal::{CalEnv, EvalState, ExprId};

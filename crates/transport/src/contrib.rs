@@ -4,7 +4,7 @@
 //! ray's direction. Summed over a sensor's rays, the bins are daylight coefficients: multiply
 //! them by each bin's radiance to get the sensor's value.
 
-use crate::trace::{rtype::SHADOW, RayState};
+use crate::ray::{rtype::SHADOW, RayState};
 use crate::Renderer;
 use daylit_scene::PrimId;
 use glam::DVec3;

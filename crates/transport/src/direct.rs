@@ -4,8 +4,8 @@
 //! `-dc` deciding how far ahead to look). Untested samples are counted at the hit rate of the
 //! tested ones.
 
+use crate::ray::{bright, rtype::*, RayState, Surf, FHUGE};
 use crate::source::SourceSample;
-use crate::trace::{bright, rtype::*, RayState, Surf, FHUGE};
 use crate::{Ctx, Renderer};
 use daylit_cal::EvalState;
 use daylit_geometry::{Ray, FTINY};
@@ -53,7 +53,7 @@ impl Renderer {
         // Geometry sampling for the irradiance cache needs only where rays go.
         if self.sources.is_empty()
             || ctx.collect.is_some()
-            || (ctx.indirect_only && r.crtype & crate::trace::rtype::AMBIENT == 0)
+            || (ctx.indirect_only && r.crtype & crate::ray::rtype::AMBIENT == 0)
         {
             return DVec3::ZERO;
         }

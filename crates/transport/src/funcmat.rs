@@ -15,7 +15,7 @@
 
 use crate::data::{DataArray, MAX_DIMS};
 use crate::material::{frame, Builder, FuncFrame, Material, NormalKind, PatternRay};
-use crate::trace::{perturbed, RayState, Surf};
+use crate::ray::{perturbed, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_cal::{CalEnv, EvalState, ExprId, FuncId, RayVar};
 use daylit_geometry::FTINY;

@@ -30,6 +30,7 @@ pub mod options;
 pub mod picture;
 pub mod portals;
 pub mod prism;
+pub mod ray;
 pub mod sensor;
 pub mod source;
 pub mod spectral;
@@ -38,11 +39,11 @@ pub mod trace;
 pub mod wgmdfunc;
 
 pub use options::Options;
-pub use trace::Radiance;
+pub use ray::Radiance;
 
 use daylit_cal::{EvalState, RayPath};
 use daylit_compile::{CompiledScene, Origin};
-use daylit_geometry::Shape;
+use daylit_geometry::{Shape, Tracer};
 use daylit_scene::{PrimId, Scene};
 use material::{Modifier, Modifiers};
 use rand::SeedableRng;
@@ -105,7 +106,7 @@ pub struct Ctx {
     pub(crate) medium: Option<glam::DVec3>,
     /// The rest of that medium, set by a `mist` a ray leaves without having entered it
     /// (see [`mist`]), read once by `trace`.
-    pub(crate) scatter: Option<mist::Scatter>,
+    pub(crate) scatter: Option<ray::Scatter>,
     /// Contribution bins gathered so far (see [`Renderer::set_contributions`]).
     pub contrib: Vec<glam::DVec3>,
     /// The irradiance cache ambient values are read from (`-aa` above 0).
@@ -119,7 +120,7 @@ pub struct Ctx {
     pub indirect_only: bool,
     /// The mirrored part and distances the shading of the current hit reports (RADIANCE's
     /// `mcol`, `rmt`, `rxt` of the ray being shaded); `trace` keeps one per ray in flight.
-    pub(crate) z: trace::Beyond,
+    pub(crate) z: ray::Beyond,
 }
 
 /// A scene ready to render.
@@ -194,8 +195,12 @@ impl Renderer {
                 )
             })
         };
-        let portals =
-            portals::Portals::find(&compiled.accel, is_window, &portals::Beam::suns(&sources));
+        let portals = portals::Portals::find(
+            &compiled.accel,
+            &compiled.accel,
+            is_window,
+            &portals::Beam::suns(&sources),
+        );
         let ambient_skip = match &opts.ambient_set {
             None => Vec::new(),
             Some(set) => compiled
@@ -225,6 +230,14 @@ impl Renderer {
         Ok(renderer)
     }
 
+    /// What every intersection query of the transport goes through: the backend that traces
+    /// the scene (the CPU BVH of [`CompiledScene::accel`]). The shapes themselves, for
+    /// normals and sampling, are read from `compiled.accel` whichever backend traces.
+    #[inline]
+    pub fn tracer(&self) -> &impl Tracer {
+        &self.compiled.accel
+    }
+
     /// The modifier of compiled shape `i`.
     pub(crate) fn shape_modifier(&self, i: usize) -> Option<PrimId> {
         origin_modifier(&self.scene, self.compiled.origins[i])
@@ -243,7 +256,7 @@ impl Renderer {
             cache: self.cache.clone(),
             collect: None,
             indirect_only: false,
-            z: trace::Beyond::default(),
+            z: ray::Beyond::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::clip::Antimatter;
 use crate::data::{DataArray, MAX_DIMS};
-use crate::trace::Surf;
+use crate::ray::Surf;
 use crate::TransportError;
 use daylit_cal::{CalEnv, EvalState, ExprId, FuncId, RayContext, RayPath, RayVar};
 use daylit_scene::xform::{parse_transform, Transform};

@@ -1,6 +1,6 @@
 //! Participating media: RADIANCE's `mist` material and the global medium of `-me -ma -mg -ms`.
 //!
-//! Every ray carries a medium: extinction per unit length ([`crate::trace::RayState::cext`]),
+//! Every ray carries a medium: extinction per unit length ([`crate::ray::RayState::cext`]),
 //! and in [`Scatter`] the scattering albedo, the Henyey–Greenstein eccentricity and the light
 //! sources that scatter into it. Primary rays start in the global medium; child rays inherit
 //! their parent's. A `mist` surface bounds a volume: a ray entering it (hitting the front)
@@ -16,7 +16,7 @@
 //! weighted by the phase function, the source's solid angle and the extinction up to there.
 
 use crate::material::Material;
-use crate::trace::{bright, rtype::*, RayState, Surf, FHUGE};
+use crate::ray::{bright, rtype::*, RayState, Scatter, Surf, FHUGE, MAX_LIGHTS};
 use crate::{Ctx, Renderer, TransportError};
 use daylit_geometry::FTINY;
 use daylit_scene::{PrimId, PrimType};
@@ -25,69 +25,6 @@ use rand::Rng;
 
 /// Most in-scattering positions along one ray (RADIANCE's `MAXSSAMP`).
 const MAX_SCATTER_SAMPLES: usize = 16;
-
-/// Most light sources a ray's medium can list (the mists' lists together must fit).
-pub const MAX_LIGHTS: usize = 16;
-
-/// The light sources whose light scatters into a ray (indices into the renderer's sources).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Lights {
-    n: u8,
-    ids: [u32; MAX_LIGHTS],
-}
-
-impl Lights {
-    /// The listed sources.
-    pub fn as_slice(&self) -> &[u32] {
-        &self.ids[..self.n as usize]
-    }
-
-    /// No source listed.
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-
-    fn contains(&self, s: u32) -> bool {
-        self.as_slice().contains(&s)
-    }
-
-    /// Adds the sources of `list` not yet listed. The renderer refuses scenes whose mists
-    /// list more than [`MAX_LIGHTS`] sources in all, so this always fits.
-    fn add(&mut self, list: &[u32]) {
-        for &s in list {
-            if !self.contains(s) && (self.n as usize) < MAX_LIGHTS {
-                self.ids[self.n as usize] = s;
-                self.n += 1;
-            }
-        }
-    }
-
-    /// Removes the sources of `list`; returns how many were listed.
-    fn remove(&mut self, list: &[u32]) -> usize {
-        let before = self.n as usize;
-        let mut k = 0;
-        for i in 0..before {
-            let s = self.ids[i];
-            if !list.contains(&s) {
-                self.ids[k] = s;
-                k += 1;
-            }
-        }
-        self.n = k as u8;
-        before - k
-    }
-}
-
-/// The scattering part of a ray's medium (its extinction is `RayState::cext`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Scatter {
-    /// Scattering albedo: the scattered fraction of the extinction, RGB.
-    pub albedo: DVec3,
-    /// Henyey–Greenstein eccentricity (0 isotropic, towards 1 forward).
-    pub gecc: f64,
-    /// The sources that scatter into the ray.
-    pub lights: Lights,
-}
 
 /// A `mist` material: `[ext_r ext_g ext_b [albedo_r albedo_g albedo_b [gecc]]]` and the names
 /// of the sources that scatter in it.

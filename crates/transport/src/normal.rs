@@ -4,7 +4,7 @@
 //! folds weak rough specular into the ambient value, and specular sampling (`-ss`).
 
 use crate::material::{Anisotropy, Material, NormalKind};
-use crate::trace::{perturbed, rtype::*, RayState, Surf};
+use crate::ray::{perturbed, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
 use glam::DVec3;

@@ -13,7 +13,7 @@
 //! direction is known from where its ray lands (the parallel projection's area ratio).
 
 use crate::source::{Source, SourceGeom};
-use daylit_geometry::{Accel, Hit, Ray, Shape, FTINY};
+use daylit_geometry::{Accel, Hit, Ray, Shape, Tracer, FTINY};
 use glam::DVec3;
 use rand::Rng;
 
@@ -174,8 +174,14 @@ pub(crate) struct Landing {
 
 impl Portals {
     /// The windows (the shapes `is_window` accepts among `accel`'s own triangles and
-    /// polygons) and the patches `beams` make through them and their mirrors.
-    pub fn find(accel: &Accel, is_window: impl Fn(u32) -> bool, beams: &[Beam]) -> Portals {
+    /// polygons) and the patches `beams` make through them and their mirrors, traced with
+    /// `tracer` (the backend over `accel`'s shapes).
+    pub fn find(
+        accel: &Accel,
+        tracer: &impl Tracer,
+        is_window: impl Fn(u32) -> bool,
+        beams: &[Beam],
+    ) -> Portals {
         let n = accel.own_len() as u32;
         let mut is_window: Vec<bool> = (0..n).map(&is_window).collect();
         let windows: Vec<Aperture> = (0..n)
@@ -204,7 +210,7 @@ impl Portals {
                     .collect(),
             };
             for (a, sun) in apertures {
-                portals.add_patches(accel, a, beam.dir, sun);
+                portals.add_patches(accel, tracer, a, beam.dir, sun);
             }
         }
         portals
@@ -214,7 +220,14 @@ impl Portals {
     /// rectangle's quarters' centres), so that a mullion or a sill in the way of one leaves
     /// the others; each landing stands for a fifth of the patch. `sun` is the direction the
     /// light reaches the aperture from, `dir` the one it is seen from after it.
-    fn add_patches(&mut self, accel: &Accel, a: Aperture, dir: DVec3, sun: DVec3) {
+    fn add_patches(
+        &mut self,
+        accel: &Accel,
+        tracer: &impl Tracer,
+        a: Aperture,
+        dir: DVec3,
+        sun: DVec3,
+    ) {
         let cos = a.normal.dot(dir).abs();
         if cos <= 0.01 {
             return;
@@ -229,11 +242,11 @@ impl Portals {
         for (u, v) in probes {
             let q = a.corner + a.eu * u + a.ev * v;
             let lit =
-                !accel.any_hit_filtered(&Ray::new(q, sun), 0.0, f64::INFINITY, |x| x != a.shape);
+                !tracer.any_hit_filtered(&Ray::new(q, sun), 0.0, f64::INFINITY, |x| x != a.shape);
             if !inside(accel.shape(a.shape), q, a.normal) || !lit {
                 continue;
             }
-            let Some(h) = self.land(accel, &a, q, dir) else {
+            let Some(h) = self.land(tracer, &a, q, dir) else {
                 continue;
             };
             let cos_land = h.normal.dot(dir).abs();
@@ -250,8 +263,8 @@ impl Portals {
     }
 
     /// Where the beam seen from direction `dir` lands after leaving aperture `a` at `q`.
-    fn land(&self, accel: &Accel, a: &Aperture, q: DVec3, dir: DVec3) -> Option<Hit> {
-        accel.closest_hit_filtered(&Ray::new(q, -dir), 0.0, f64::INFINITY, |x| {
+    fn land(&self, tracer: &impl Tracer, a: &Aperture, q: DVec3, dir: DVec3) -> Option<Hit> {
+        tracer.closest_hit_filtered(&Ray::new(q, -dir), 0.0, f64::INFINITY, |x| {
             x != a.shape && !self.window(x)
         })
     }
@@ -346,13 +359,14 @@ impl Portals {
         sel: &Selection,
         p: DVec3,
         accel: &Accel,
+        tracer: &impl Tracer,
         (x, v): (f64, f64),
         rng: &mut impl Rng,
     ) -> Option<Landing> {
         let (k, u) = pick(sel, x);
         let sp = &self.patches[k];
         let q = sp.aperture.point(accel, (u, v), rng)?;
-        let h = self.land(accel, &sp.aperture, q, sp.dir)?;
+        let h = self.land(tracer, &sp.aperture, q, sp.dir)?;
         let d = h.point - p;
         let dist = d.length();
         (dist > FTINY).then(|| Landing {
@@ -370,6 +384,7 @@ impl Portals {
         dir: DVec3,
         hit: &Hit,
         accel: &Accel,
+        tracer: &impl Tracer,
     ) -> f64 {
         // Beams pass through windows, so they never land on one.
         if self.window(hit.prim) {
@@ -396,7 +411,7 @@ impl Portals {
             let Some(t) = accel.shape(a.shape).intersect_t(&back, tmin, f64::INFINITY) else {
                 continue;
             };
-            let blocked = accel.any_hit_filtered(&back, if flat { 0.0 } else { tmin }, t, |x| {
+            let blocked = tracer.any_hit_filtered(&back, if flat { 0.0 } else { tmin }, t, |x| {
                 x != a.shape && !self.window(x) && (x != hit.prim || !flat)
             });
             if !blocked {

@@ -18,8 +18,8 @@
 //! the surface's plane, maps the source to its virtual image ([`crate::source::Projection`]).
 
 use crate::material::{FuncFrame, Material};
+use crate::ray::{rtype::TRANS, RayState, Surf, FHUGE};
 use crate::source::{Projection, Relay, SourceGeom};
-use crate::trace::{rtype::TRANS, RayState, Surf, FHUGE};
 use crate::{Ctx, Renderer};
 use daylit_cal::{CalEnv, EvalState, ExprId, RayVar};
 use daylit_geometry::{Ray, Shape, FTINY};

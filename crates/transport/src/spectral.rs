@@ -504,7 +504,7 @@ const CIE_Z: Observer = Observer {
 };
 
 /// A seed for `specfunc`'s jitter from the hit point and the ray direction.
-pub fn seed(s: &crate::trace::Surf) -> u64 {
+pub fn seed(s: &crate::ray::Surf) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for v in [s.point, s.dir] {
         for x in v.to_array() {

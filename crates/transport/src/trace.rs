@@ -1,224 +1,18 @@
 //! Following a ray: intersection, the hit surface's modifiers, and the materials that are not
 //! RADIANCE's "normal" ones (`glass`, `dielectric`, `mirror`, the emitters, `antimatter`).
 
-use crate::clip::{Antimatter, ClipSet};
+use crate::clip::Antimatter;
 use crate::contrib::BinRay;
 use crate::material::{LightKind, Material, Mixture, Modifier};
+use crate::ray::{bright, perturbed, rtype::*, Beyond, Radiance, RayState, Surf, FHUGE};
 use crate::{Ctx, Renderer, ShapeMod};
-use daylit_geometry::{Ray, FTINY};
+use daylit_geometry::{Ray, Tracer, FTINY};
 use daylit_scene::PrimId;
 use glam::DVec3;
 use rand::Rng;
 
 /// Longest modifier chain followed (guards against a cycle).
 const MAX_CHAIN: usize = 1000;
-
-/// RADIANCE's "huge" distance: what a ray that hits nothing travels.
-pub const FHUGE: f64 = 1e10;
-
-/// Ray types, as RADIANCE's flags.
-pub mod rtype {
-    /// Primary.
-    pub const PRIMARY: u16 = 0o1;
-    /// Reflected shadow ray.
-    pub const RSHADOW: u16 = 0o2;
-    /// Specular reflection.
-    pub const REFLECTED: u16 = 0o4;
-    /// Refraction.
-    pub const REFRACTED: u16 = 0o10;
-    /// Straight transmission.
-    pub const TRANS: u16 = 0o20;
-    /// Reflected ambient ray.
-    pub const RAMBIENT: u16 = 0o40;
-    /// Reflected specular sample.
-    pub const RSPECULAR: u16 = 0o100;
-    /// Transmitted shadow ray.
-    pub const TSHADOW: u16 = 0o200;
-    /// Transmitted ambient ray.
-    pub const TAMBIENT: u16 = 0o400;
-    /// Transmitted specular sample.
-    pub const TSPECULAR: u16 = 0o1000;
-    /// Any shadow ray.
-    pub const SHADOW: u16 = RSHADOW | TSHADOW;
-    /// Any ambient ray.
-    pub const AMBIENT: u16 = RAMBIENT | TAMBIENT;
-    /// Any specular sample.
-    pub const SPECULAR: u16 = RSPECULAR | TSPECULAR;
-    /// Types that count as a reflection (raise the level).
-    pub const RAYREFL: u16 = RSHADOW | REFLECTED | RAMBIENT | RSPECULAR;
-}
-use rtype::*;
-
-/// The state RADIANCE keeps per ray that the shading depends on.
-#[derive(Clone, Copy, Debug)]
-pub struct RayState {
-    /// Origin.
-    pub org: DVec3,
-    /// Unit direction.
-    pub dir: DVec3,
-    /// Product of the coefficients along the path (`rweight`).
-    pub weight: f64,
-    /// Reflection level.
-    pub level: u32,
-    /// This ray's type.
-    pub rtype: u16,
-    /// Types of this ray and its ancestors.
-    pub crtype: u16,
-    /// The source a shadow ray aims at.
-    pub rsrc: Option<u32>,
-    /// Ambient recursion depth.
-    pub adepth: u32,
-    /// Medium extinction per unit length (inside a dielectric).
-    pub cext: DVec3,
-    /// The shape the ray leaves (flat shapes are skipped).
-    pub from: Option<u32>,
-    /// Distance travelled by the primary ray before this one (for glows).
-    pub primary_dist: f64,
-    /// Product of the colour coefficients along the path: what this ray's value is multiplied
-    /// by before it reaches the primary ray (RADIANCE's `raycontrib`), for contributions.
-    pub coef: DVec3,
-    /// The modifiers whose surfaces this ray cannot see (inside `antimatter`).
-    pub clip: ClipSet,
-    /// The scattering part of the medium the ray travels in (albedo, eccentricity, sources;
-    /// its extinction is `cext`), see [`crate::mist`].
-    pub scatter: crate::mist::Scatter,
-}
-
-/// A ray's value and the distances RADIANCE reports with it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Radiance {
-    /// Radiance, W/sr/m², RGB.
-    pub value: DVec3,
-    /// Distance to the first surface ([`FHUGE`] if none; RADIANCE's `rot`).
-    pub dist: f64,
-    /// Effective length (RADIANCE's `rxt`): as `dist`, but on through what the ray passes
-    /// unperturbed (a surface without a material or cut away by antimatter, clear glass,
-    /// straight transmission, `mist`, `illum`) to what lies behind.
-    pub extent: f64,
-    /// The part of `value` brought back by a pure mirror reflection (RADIANCE's `mcol`).
-    pub mirror: DVec3,
-    /// The length to what that reflection shows, the virtual image's distance where the
-    /// mirror is flat (RADIANCE's `rmt`; [`FHUGE`] where nothing set it).
-    pub mirror_dist: f64,
-}
-
-impl Radiance {
-    /// The distance to what the ray shows (RADIANCE's `raydistance`): the mirror image's
-    /// where the mirrored part is more than half the value's brightness, else the effective
-    /// length.
-    pub fn distance(&self) -> f64 {
-        self.distance_scaled(DVec3::ONE)
-    }
-
-    /// [`Radiance::distance`] of a child ray whose value has been multiplied by its
-    /// coefficient `c` (RADIANCE scales the value, not the mirrored part, before it asks).
-    pub fn distance_scaled(&self, c: DVec3) -> f64 {
-        if bright(self.mirror) > 0.5 * bright(self.value * c) {
-            self.mirror_dist
-        } else {
-            self.extent
-        }
-    }
-}
-
-/// What the shading of one hit reports besides its value, as lengths beyond the hit: the
-/// mirrored part (`mcol`), the mirror length (`rmt − rot`, `None` while unset) and the
-/// effective length (`rxt − rot`, 0 unless the material passes the ray on). Materials set it
-/// in `Ctx::z` after tracing their children; `trace` keeps one per ray in flight.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Beyond {
-    mirror: DVec3,
-    mirror_len: Option<f64>,
-    extent_len: f64,
-}
-
-impl Beyond {
-    /// A pure specular reflection `v` with coefficient `c`: its value is the mirrored part;
-    /// `image`: the surface is flat (and not textured), so the image lies at the reflected
-    /// ray's own distance beyond the hit.
-    pub(crate) fn reflected(&mut self, v: &Radiance, c: DVec3, image: bool) {
-        self.mirror = v.value * c;
-        self.mirror_len = Some(if image { v.distance_scaled(c) } else { 0.0 });
-    }
-
-    /// A straight transmission `v` with coefficient `c` that dominates what the surface
-    /// shows: the effective length goes on through it.
-    pub(crate) fn seen_through(&mut self, v: &Radiance, c: DVec3) {
-        self.extent_len = v.distance_scaled(c);
-    }
-
-    /// A surface that passes the ray on entirely (`raytrans`, `mist`, a fully transparent
-    /// material): its mirrored part (times `c`) and both lengths continue behind it.
-    pub(crate) fn passed(&mut self, v: &Radiance, c: DVec3) {
-        self.mirror = v.mirror * c;
-        self.mirror_len = Some(v.mirror_dist);
-        self.extent_len = v.extent;
-    }
-
-    /// The record of a hit at distance `t` with value `value`.
-    fn at(&self, value: DVec3, t: f64) -> Radiance {
-        Radiance {
-            value,
-            dist: t,
-            extent: t + self.extent_len,
-            mirror: self.mirror,
-            mirror_dist: self.mirror_len.map_or(FHUGE, |m| t + m),
-        }
-    }
-}
-
-/// The hit as shading sees it.
-#[derive(Clone, Copy, Debug)]
-pub struct Surf {
-    /// Hit point.
-    pub point: DVec3,
-    /// Surface normal as RADIANCE orients it (`ron`), flipped by materials that see the back.
-    pub normal: DVec3,
-    /// `-dir · normal` (`rod`).
-    pub rod: f64,
-    /// Distance from the origin.
-    pub t: f64,
-    /// Shape index (None for distant sources).
-    pub shape: Option<u32>,
-    /// Flat surface.
-    pub flat: bool,
-    /// Direction of the ray that hit.
-    pub dir: DVec3,
-    /// Local (u,v) coordinates (`Lu`, `Lv`): a mesh's, where it has them, else zero.
-    pub uv: [f64; 2],
-}
-
-/// Photopic brightness of an RGB value (RADIANCE's `bright`).
-pub fn bright(c: DVec3) -> f64 {
-    0.265 * c.x + 0.670 * c.y + 0.065 * c.z
-}
-
-impl RayState {
-    /// A primary ray.
-    pub fn primary(org: DVec3, dir: DVec3) -> RayState {
-        RayState {
-            org,
-            dir,
-            weight: 1.0,
-            level: 0,
-            rtype: PRIMARY,
-            crtype: PRIMARY,
-            rsrc: None,
-            adepth: 0,
-            cext: DVec3::ZERO,
-            from: None,
-            primary_dist: 0.0,
-            coef: DVec3::ONE,
-            clip: ClipSet::default(),
-            scatter: crate::mist::Scatter::default(),
-        }
-    }
-
-    /// Is this a shadow ray (or descended from one)?
-    pub fn is_shadow(&self) -> bool {
-        self.crtype & SHADOW != 0
-    }
-}
 
 impl Renderer {
     /// Starts a ray of type `rt` from `parent`'s hit point with coefficient `coef` (`None`: a
@@ -319,8 +113,7 @@ impl Renderer {
         let ray = Ray::new(r.org, r.dir);
         let from = r.from;
         let tmin = FTINY * (1.0 + r.org.abs().max_element() * 1e-4);
-        self.compiled
-            .accel
+        self.tracer()
             .closest_hit_filtered(&ray, tmin, FHUGE, |p| Some(p) != from)
     }
 
@@ -694,7 +487,7 @@ impl Renderer {
     /// shrinks on the way out; leaving inside a cut solid shows the solid's inside face.
     fn shade_antimatter(&self, r: &RayState, s: &Surf, a: &Antimatter, ctx: &mut Ctx) -> DVec3 {
         if let Some(m) = a.shade {
-            if r.clip.inside(a) > 0 {
+            if r.clip.inside(&a.set) > 0 {
                 let flipped = Surf {
                     normal: -s.normal,
                     rod: -s.rod,
@@ -707,7 +500,7 @@ impl Renderer {
             }
         }
         let through = RayState {
-            clip: r.clip.through(a, s.rod > 0.0),
+            clip: r.clip.through(&a.set, s.rod > 0.0),
             ..*r
         };
         self.raytrans(&through, s, ctx)
@@ -1141,21 +934,4 @@ impl Renderer {
         let virt = self.sources.iter().filter(|s| s.relay.is_some()).count();
         (self.sources.len() - virt, virt)
     }
-}
-
-/// The perturbed normal and its dot product with the reversed ray (RADIANCE's `raynormal`):
-/// a perturbation that would turn the normal to the ray's other side is mirrored back.
-pub(crate) fn perturbed(s: &Surf, pert: DVec3) -> (DVec3, f64) {
-    if pert.length_squared() <= FTINY * FTINY {
-        return (s.normal, s.rod);
-    }
-    let Some(mut n) = (s.normal + pert).try_normalize() else {
-        return (s.normal, s.rod);
-    };
-    let mut d = -s.dir.dot(n);
-    if (d > 0.0) != (s.rod > 0.0) {
-        n += s.dir * (2.0 * d);
-        d = -d;
-    }
-    (n, d)
 }

@@ -13,7 +13,7 @@
 //! pass only through clear (zero-roughness) specular transmission.
 
 use crate::material::{frame, Builder, FuncFrame, Material, Modifier};
-use crate::trace::{bright, perturbed, rtype::*, RayState, Surf};
+use crate::ray::{bright, perturbed, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_cal::{ExprId, RayVar};
 use daylit_geometry::FTINY;

@@ -28,8 +28,9 @@ pub mod lookup;
 pub mod record;
 pub mod select;
 
-use crate::trace::{rtype::*, RayState, Surf};
+use crate::ray::{rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
+use daylit_geometry::Tracer;
 use glam::{DVec3, Vec3};
 use lookup::{Level, Query};
 use rand::Rng;
@@ -38,9 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// RADIANCE's assumed average reflectance (`AVGREFL`): sets hemisphere ray weights and the
-/// record weights `AVGREFL^level`.
-pub(crate) const AVGREFL: f64 = 0.5;
+pub(crate) use crate::ambient::AVGREFL;
 
 /// Geometry rays traced per level at most; fewer per origin when there are many origins (at
 /// least 4 × 4 each), since neighbouring origins see the same surfaces.
@@ -85,7 +84,7 @@ pub(crate) struct Candidate {
     pub flat: bool,
     /// The participating medium the ray was in (extinction and scattering), which the
     /// record's hemisphere rays travel through as RADIANCE's do; `None` outside any.
-    pub medium: Option<Arc<(DVec3, crate::mist::Scatter)>>,
+    pub medium: Option<Arc<(DVec3, crate::ray::Scatter)>>,
 }
 
 impl Candidate {
@@ -142,7 +141,7 @@ impl Candidate {
             from: None,
             primary_dist: 0.0,
             coef: DVec3::ONE,
-            clip: crate::clip::ClipSet::default(),
+            clip: crate::ray::ClipSet::default(),
             scatter: self.medium.as_ref().map_or_else(Default::default, |m| m.1),
         };
         (r, s)
@@ -396,7 +395,7 @@ impl Renderer {
         use crate::material::{LightKind, Material};
         let ray = daylit_geometry::Ray::new(org, dir);
         let tmin = daylit_geometry::FTINY * (1.0 + org.abs().max_element() * 1e-4);
-        self.compiled.accel.any_hit_filtered(&ray, tmin, len, |p| {
+        self.tracer().any_hit_filtered(&ray, tmin, len, |p| {
             let Some(m) = self.shape_mods[p as usize].material else {
                 return false;
             };

@@ -4,7 +4,7 @@
 
 use super::{Candidate, Params, AVGREFL};
 use crate::ambient::{square_to_disc, supersample_counts};
-use crate::trace::{bright, rtype::*, RayState, Surf};
+use crate::ray::{bright, rtype::*, RayState, Surf};
 use crate::{Ctx, Renderer};
 use daylit_geometry::FTINY;
 use glam::DVec3;
