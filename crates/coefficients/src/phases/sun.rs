@@ -16,7 +16,7 @@ use crate::coefficients::Sensor;
 use crate::sun::lux;
 use daylit_bsdf::{KlemsPairs, KlemsPatch};
 use daylit_compile::Origin;
-use daylit_geometry::Ray;
+use daylit_geometry::{Ray, Tracer};
 use daylit_scene::PrimId;
 use daylit_sky::gendaymtx::StepSun;
 use daylit_transport::Renderer;
@@ -220,11 +220,7 @@ pub fn window_sun(
                     let dz = (1.0 - sx).max(0.0).sqrt();
                     let dir = u * (r * phi.cos()) + v * (r * phi.sin()) + n * dz;
                     let ray = Ray { origin: s.pos, dir };
-                    let Some(hit) = renderer
-                        .compiled
-                        .accel
-                        .closest_hit(&ray, 1e-6, f64::INFINITY)
-                    else {
+                    let Some(hit) = renderer.tracer().closest_hit(&ray, 1e-6, f64::INFINITY) else {
                         continue;
                     };
                     let Origin::Prim(id) = renderer.compiled.origins[hit.prim as usize] else {
