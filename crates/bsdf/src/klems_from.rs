@@ -379,6 +379,22 @@ impl BsdfFunction {
     }
 }
 
+/// The components a function is sampled into, in RADIANCE's order, with the sides of the
+/// incident and exiting directions (true: front): `+forward` the back's reflection and
+/// transmission, `+backward` the front's.
+pub(crate) fn function_stages(forward: bool, backward: bool) -> Vec<(Stage, bool, bool, Side)> {
+    let mut stages = Vec::new();
+    if forward {
+        stages.push((Stage::BackReflection, false, false, Side::Rb));
+        stages.push((Stage::BackTransmission, false, true, Side::Tb));
+    }
+    if backward {
+        stages.push((Stage::FrontReflection, true, true, Side::Rf));
+        stages.push((Stage::FrontTransmission, true, false, Side::Tf));
+    }
+    stages
+}
+
 /// Which stage [`from_function`] is in, for a progress report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -420,15 +436,7 @@ pub fn from_function(
     let basis = size.basis();
     let mut rng = RadRandom::new();
     let mut out = Vec::new();
-    let mut stages = Vec::new();
-    if forward {
-        stages.push((Stage::BackReflection, false, false, Side::Rb));
-        stages.push((Stage::BackTransmission, false, true, Side::Tb));
-    }
-    if backward {
-        stages.push((Stage::FrontReflection, true, true, Side::Rf));
-        stages.push((Stage::FrontTransmission, true, false, Side::Tf));
-    }
+    let stages = function_stages(forward, backward);
     for (stage, in_front, out_front, side) in stages {
         progress(stage, 0.0);
         let mut f = |vin: DVec3, vout: DVec3| func.eval(vin, vout).map(Value::grey);

@@ -17,7 +17,7 @@
 //! [`TreeXml::to_xml`] writes the result through [`crate::write`], as `bsdf2ttree` hands its
 //! trees to `wrapBSDF -a t3|t4`.
 
-use crate::klems_from::{direction, BsdfFunction, RadRandom, Stage};
+use crate::klems_from::{direction, function_stages, BsdfFunction, RadRandom, Stage};
 use crate::multisamp::{multi_samp, CRand};
 use crate::tree::square2disk;
 use crate::tree_reduce::{TreeGrid, MAX_GRID_VALUES};
@@ -353,15 +353,7 @@ pub fn from_function(
         drand: RadRandom::new(),
         crand: CRand::new(),
     };
-    let mut stages = Vec::new();
-    if forward {
-        stages.push((Stage::BackReflection, false, false, Side::Rb));
-        stages.push((Stage::BackTransmission, false, true, Side::Tb));
-    }
-    if backward {
-        stages.push((Stage::FrontReflection, true, true, Side::Rf));
-        stages.push((Stage::FrontTransmission, true, false, Side::Tf));
-    }
+    let stages = function_stages(forward, backward);
     let mut out = Vec::new();
     for (stage, in_front, out_front, side) in stages {
         progress(stage, 0.0);
