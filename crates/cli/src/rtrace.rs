@@ -517,7 +517,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         .build()?;
     if let Some(rd) = renderer.as_mut() {
         // One irradiance cache for all the run's rays, built (or read) before tracing.
-        let stride = rays.len().div_ceil(CACHE_PRIMARIES).max(1);
+        let stride = rays
+            .len()
+            .div_ceil(daylit_transport::irradiance_cache::MAX_PRIMARIES)
+            .max(1);
         let n = rays.len().div_ceil(stride);
         let prepared = pool
             .install(|| {
@@ -612,10 +615,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// Primary rays the irradiance cache samples its geometry from at most (a run with more
-/// rays samples every k-th).
-pub(crate) const CACHE_PRIMARIES: usize = 1 << 18;
 
 /// Whether to print irradiance cache statistics to stderr (`DAYLIT_IC_STATS` set and not 0).
 pub(crate) fn cache_stats_wanted() -> bool {
