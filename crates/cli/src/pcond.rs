@@ -159,8 +159,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .map(|&(w, d)| {
                 format!(
                     "{} {}\n",
-                    daylit_radfile::printf::c_exp(w, 6),
-                    daylit_radfile::printf::c_exp(d, 6)
+                    daylit_radfile::printf::format_e(w, 6),
+                    daylit_radfile::printf::format_e(d, 6)
                 )
             })
             .collect();

@@ -131,6 +131,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
 /// C's `%.4e`.
 pub fn format_e4(v: f64) -> String {
     let mut s = String::new();
-    daylit_matrix::format_e(v, 4, &mut s);
+    daylit_radfile::printf::push_e(&mut s, v, 4);
     s
 }

@@ -42,7 +42,7 @@ impl Kind {
         match self {
             Kind::Ascii => {
                 let mut s = String::new();
-                daylit_matrix::format_e(v, 3, &mut s);
+                daylit_radfile::printf::push_e(&mut s, v, 3);
                 out.extend_from_slice(format!("{s:>15}").as_bytes());
                 out.push(if last { b'\n' } else { b' ' });
             }

@@ -94,7 +94,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         out.extend_from_slice(program.as_bytes());
         out.push(b'\n');
         if stops != 0 {
-            let e = daylit_radfile::printf::c_exp(2f64.powi(stops), 4);
+            let e = daylit_radfile::printf::format_e(2f64.powi(stops), 4);
             out.extend_from_slice(format!("EXPOSURE={e}\n").as_bytes());
         }
         if frame != 0 {

@@ -549,7 +549,7 @@ fn put_values(buf: &mut Vec<u8>, v: &[f64], format: u8, ascii: impl Fn(f64) -> S
 }
 
 fn e5(v: f64) -> String {
-    daylit_radfile::printf::c_exp(v, 5)
+    daylit_radfile::printf::format_e(v, 5)
 }
 
 /// `rcode_depth` with RADIANCE's arguments.

@@ -182,7 +182,7 @@ fn number(v: f64, width: usize) -> String {
         format_g_digits(v, 6)
     } else {
         let mut s = String::new();
-        daylit_matrix::format_e(v, width - 5, &mut s);
+        daylit_radfile::printf::push_e(&mut s, v, width - 5);
         s
     }
 }

@@ -372,7 +372,8 @@ fn trace(
     let put = |out: &mut Vec<u8>, v: f64| match fmt {
         'f' => out.extend_from_slice(&(v as f32).to_ne_bytes()),
         'd' => out.extend_from_slice(&v.to_ne_bytes()),
-        _ => out.extend_from_slice(format!("{}\t", daylit_radfile::printf::c_exp(v, 6)).as_bytes()),
+        _ => out
+            .extend_from_slice(format!("{}\t", daylit_radfile::printf::format_e(v, 6)).as_bytes()),
     };
     let put3 = |out: &mut Vec<u8>, v: DVec3| v.to_array().into_iter().for_each(|x| put(out, x));
     for o in outputs {

@@ -190,7 +190,7 @@ fn write_ray(out: &mut Vec<u8>, format: char, v: [f64; 6]) {
         _ => {
             let words: Vec<String> = v
                 .iter()
-                .map(|x| daylit_radfile::printf::c_exp(*x, 5))
+                .map(|x| daylit_radfile::printf::format_e(*x, 5))
                 .collect();
             out.extend_from_slice(words.join(" ").as_bytes());
             out.push(b'\n');

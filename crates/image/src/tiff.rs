@@ -51,14 +51,6 @@ fn err(file: &str, e: impl std::fmt::Display) -> ImageError {
     }
 }
 
-/// C's `%.4e`, as RADIANCE writes `EXPOSURE=` lines.
-fn c_exp(x: f64) -> String {
-    let s = format!("{x:.4e}");
-    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = exp.parse().unwrap_or(0);
-    format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
-}
-
 /// RADIANCE's brightness of an RGB value, in single precision as it stores it.
 fn bright(c: [f32; 3]) -> f32 {
     crate::color::brightness(c) as f32
@@ -272,7 +264,10 @@ pub fn decode_tiff(
     }
     if let Some(s) = stonits.filter(|&s| s > 0.0) {
         let e = WHTEFFICACY * m / s;
-        img.header.push(format!("EXPOSURE={}", c_exp(e)));
+        img.header.push(format!(
+            "EXPOSURE={}",
+            daylit_radfile::printf::format_e(e, 4)
+        ));
         img.exposure = e;
     }
     Ok(img)

@@ -28,8 +28,7 @@ pub use read::{
     is_headerless, read_matrix, read_matrix_file, read_matrix_from, HeaderMode, Loaded, ReadOptions,
 };
 pub use write::{
-    format_e, format_e6, write_body, write_body_rmtxop, write_header, write_header_aligned,
-    write_matrix,
+    format_e6, write_body, write_body_rmtxop, write_header, write_header_aligned, write_matrix,
 };
 
 /// A RADIANCE matrix: `rows × cols` elements of `ncomp` components each (3 for RGB), stored

@@ -141,7 +141,7 @@ pub fn write_body_rmtxop(m: &Matrix, out: &mut impl Write) -> io::Result<()> {
         for el in row.chunks(nc) {
             for v in el {
                 s.push(' ');
-                format_e(f64::from(*v), 7, &mut s);
+                daylit_radfile::printf::push_e(&mut s, f64::from(*v), 7);
             }
             s.push('\t');
         }
@@ -169,31 +169,5 @@ fn ascii_row(row: &[f32], ncomp: usize) -> Vec<u8> {
 
 /// Appends `v` as C's `%.6e` writes it (`2.200000e+01`, `-nan`, `inf`).
 pub fn format_e6(v: f64, out: &mut String) {
-    format_e(v, 6, out)
-}
-
-/// Appends `v` as C's `%.{digits}e` writes it.
-pub fn format_e(v: f64, digits: usize, out: &mut String) {
-    use std::fmt::Write as _;
-    if !v.is_finite() {
-        if v.is_sign_negative() {
-            out.push('-');
-        }
-        out.push_str(if v.is_nan() { "nan" } else { "inf" });
-        return;
-    }
-    let start = out.len();
-    // Writing to a String cannot fail.
-    let _ = write!(out, "{v:.digits$e}");
-    // Rust writes the exponent as `e1` / `e-5`; C as `e+01` / `e-05`.
-    if let Some(epos) = out[start..].find('e').map(|p| start + p) {
-        let exp: i32 = out[epos + 1..].parse().unwrap_or(0);
-        out.truncate(epos);
-        let _ = write!(
-            out,
-            "e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.unsigned_abs()
-        );
-    }
+    daylit_radfile::printf::push_e(out, v, 6)
 }

@@ -10,12 +10,13 @@
 //! When the sun is below the horizon, or the data cannot describe a sky, gendaylit prints an
 //! "error sky" of zero brightness (and exits successfully); [`gendaylit_text`] does the same.
 
-use crate::gensky::{c_exp, command_line, ground_factor, integer, number, GenskyError, SkyType};
+use crate::gensky::{command_line, ground_factor, integer, number, GenskyError, SkyType};
 use crate::perez::{
     self, PerezParameters, SkyCondition, SOLAR_CONSTANT_ILLUMINANCE, SOLAR_CONSTANT_IRRADIANCE,
     WHITE_EFFICACY,
 };
 use crate::solar::{self, Site, SunPosition, TimeKind};
+use daylit_radfile::printf::format_e;
 use std::f64::consts::PI;
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -705,7 +706,7 @@ impl Daylit {
         );
         if self.with_sun {
             let s = if sky.clearness > 1.0 {
-                let s = c_exp(self.solar_radiance, 3);
+                let s = format_e(self.solar_radiance, 3);
                 format!("{s} {s} {s}")
             } else {
                 "0.0 0.0 0.0".to_string()
@@ -720,8 +721,8 @@ impl Daylit {
         let _ = write!(
             t,
             "\nvoid brightfunc skyfunc\n2 skybright perezlum.cal\n0\n10 {} {} {a:.6} {b:.6} {c:.6} {d:.6} {e:.6} {x:.6} {y:.6} {z:.6} \n",
-            c_exp(self.normalisation, 3),
-            c_exp(self.ground_radiance, 3)
+            format_e(self.normalisation, 3),
+            format_e(self.ground_radiance, 3)
         );
         t
     }

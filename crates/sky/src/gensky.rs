@@ -8,6 +8,7 @@
 //! Site and sun conventions are RADIANCE's; see [`crate::solar`].
 
 use crate::solar::{self, Site, SolarError, SunPosition, TimeKind};
+use daylit_radfile::printf::format_e;
 use std::f64::consts::PI;
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -561,21 +562,6 @@ fn zenith_radiance(o: &GenskyOptions, altitude: f64, sz: f64, norm: f64) -> f64 
     }
 }
 
-/// Formats `x` as C's `printf("%.{prec}e")` does (`1.234e+05`).
-pub fn c_exp(x: f64, prec: usize) -> String {
-    let s = format!("{x:.prec$e}");
-    match s.split_once('e') {
-        Some((mant, exp)) => {
-            let (sign, digits) = match exp.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', exp),
-            };
-            format!("{mant}e{sign}{digits:0>2}")
-        }
-        None => s,
-    }
-}
-
 /// Joins command words as RADIANCE's header line does, quoting words with white space.
 pub(crate) fn command_line(program: &str, args: &[String]) -> String {
     let mut line = program.to_string();
@@ -599,7 +585,7 @@ impl Sky {
         }
         let [x, y, z] = self.sun_dir;
         if self.with_sun {
-            let s = c_exp(self.solar_radiance, 3);
+            let s = format_e(self.solar_radiance, 3);
             let _ = write!(
                 t,
                 "\nvoid light solar\n0\n0\n3 {s} {s} {s}\n\nsolar source sun\n0\n0\n4 {x:.6} {y:.6} {z:.6} 0.5\n"
@@ -607,14 +593,14 @@ impl Sky {
         }
         let _ = write!(t, "\nvoid brightfunc skyfunc\n2 skybr skybright.cal\n0\n");
         let (zb, gb) = (
-            c_exp(self.zenith_radiance, 3),
-            c_exp(self.ground_radiance, 3),
+            format_e(self.zenith_radiance, 3),
+            format_e(self.ground_radiance, 3),
         );
         let n = self.sky as u8;
         if self.sky.overcast() {
             let _ = writeln!(t, "3 {n} {zb} {gb}");
         } else {
-            let f2 = c_exp(self.f2, 3);
+            let f2 = format_e(self.f2, 3);
             let _ = writeln!(t, "7 {n} {zb} {gb} {f2} {x:.6} {y:.6} {z:.6}");
         }
         t
@@ -658,14 +644,6 @@ pub fn gensky_text(args: &[String]) -> Result<GenskyOutput, GenskyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn c_exp_matches_printf() {
-        assert_eq!(c_exp(6.919e6, 3), "6.919e+06");
-        assert_eq!(c_exp(0.0, 3), "0.000e+00");
-        assert_eq!(c_exp(1.5e-5, 3), "1.500e-05");
-        assert_eq!(c_exp(1.0e123, 2), "1.00e+123");
-    }
 
     #[test]
     fn hours_parse_in_every_form() {

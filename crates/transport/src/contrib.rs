@@ -93,9 +93,21 @@ impl Renderer {
             m.and_then(|m| spec.modifiers.iter().position(|c| c.modifier == m))
                 .map_or(NONE, |i| i as u32)
         };
-        let shape_slot = (0..self.shape_mods.len())
+        let shape_slot: Vec<u32> = (0..self.shape_mods.len())
             .map(|i| slot_of(self.shape_modifier(i)))
             .collect();
+        if self.opts.daylit_ambient {
+            // Light reaches a receiver's surfaces (rfluxmtx's window groups of a view matrix)
+            // through the small solid angle they fill: daylit's estimator aims at them as at
+            // windows. The balance heuristic keeps every bin unbiased.
+            let receiver = |i: u32| shape_slot.get(i as usize).is_some_and(|&s| s != NONE);
+            self.portals = crate::portals::Portals::find(
+                &self.compiled.accel,
+                &self.compiled.accel,
+                |i| self.portals.window(i) || receiver(i),
+                &crate::portals::Beam::suns(&self.sources),
+            );
+        }
         let source_slot = self.sources.iter().map(|s| slot_of(s.modifier)).collect();
         let mut offsets = Vec::with_capacity(spec.modifiers.len());
         let mut at = 0;

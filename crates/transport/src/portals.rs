@@ -269,7 +269,8 @@ impl Portals {
         })
     }
 
-    fn window(&self, prim: u32) -> bool {
+    /// Whether compiled shape `prim` is one of the windows.
+    pub(crate) fn window(&self, prim: u32) -> bool {
         self.is_window.get(prim as usize).copied().unwrap_or(false)
     }
 

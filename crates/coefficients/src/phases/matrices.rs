@@ -123,6 +123,13 @@ impl PhaseScene {
             senders.push(text);
         }
         let compiled = compile(&scene);
+        // daylit's ambient estimator: it aims samples at the window groups (portals), so a
+        // view matrix reaches the error of RADIANCE's at a quarter of the samples
+        // (BENCHMARKS.md, "The three-phase view matrix at equal error").
+        let opts = Options {
+            daylit_ambient: true,
+            ..opts
+        };
         let mut renderer = Renderer::new(scene, compiled, opts, &load.raypath)?;
         renderer.set_contributions(ContribSpec {
             modifiers,

@@ -298,7 +298,10 @@ pub fn condition(pic: &Picture, opts: &Options) -> Result<Conditioned, PcondErro
             };
             scalef *= WHTEFFICACY / (pic.exposure * opts.ldmax);
         }
-        header.push(format!("EXPOSURE={}", c_exp(pic.exposure * scalef, 4)));
+        header.push(format!(
+            "EXPOSURE={}",
+            daylit_radfile::printf::format_e(pic.exposure * scalef, 4)
+        ));
     }
     if linear && pic.encoding == Encoding::Xyz {
         scalef /= WHTEFFICACY;
@@ -413,18 +416,6 @@ fn mapping_function(
         b += s;
     }
     out
-}
-
-/// C's `%.Ne`.
-fn c_exp(v: f64, decimals: usize) -> String {
-    let s = format!("{v:.decimals$e}");
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let n: i32 = e.parse().unwrap_or(0);
-            format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
-        }
-        None => s,
-    }
 }
 
 /// Reads phisto's histogram text (pairs of log10 luminance and count) as pcond does: at most
