@@ -16,7 +16,6 @@ use crate::metrics::AnnualMetrics;
 use crate::sensors::SensorSet;
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Writing a report failed.
@@ -30,6 +29,9 @@ pub enum ReportError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A result could not be written in place.
+    #[error(transparent)]
+    Output(#[from] daylit_radfile::AtomicError),
     /// Sensors and metrics do not match.
     #[error("{0}")]
     Mismatch(String),
@@ -43,25 +45,9 @@ pub enum ReportError {
     },
 }
 
-/// Writes `bytes` to `path` atomically: into a temporary file beside it, renamed into place
-/// only when complete, so a failed run never leaves a half-written file.
+/// Writes `bytes` to `path` atomically (see [`daylit_radfile::atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
-    let io = |source| ReportError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    // Ordinary permissions (the umask applies), not a temporary file's private ones.
-    let mut tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(io)?;
-    tmp.write_all(bytes).and_then(|_| tmp.flush()).map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    Ok(daylit_radfile::write_atomic(path, bytes)?)
 }
 
 /// Name of the second DA column/key, e.g. `DA150`.

@@ -500,7 +500,7 @@ pub fn from_bsdf(bsdf: &Bsdf, size: KlemsSize, samples: usize) -> Result<KlemsXm
     }
     let mut fields = Vec::new();
     if bsdf.thickness > 0.0 {
-        let g = daylit_cal::printf::format_g;
+        let g = daylit_radfile::printf::format_g;
         fields.push(if bsdf.width > 0.0 && bsdf.height > 0.0 {
             format!(
                 "w={};h={};t={}",
@@ -572,7 +572,7 @@ impl KlemsXml {
                 for row in values.chunks(n) {
                     for v in row {
                         text.push('\t');
-                        text.push_str(&daylit_cal::printf::format_e(*v, 3));
+                        text.push_str(&daylit_radfile::printf::format_e(*v, 3));
                         text.push('\n');
                     }
                     text.push('\n');

@@ -15,7 +15,7 @@
 //! text is byte for byte `rttree_reduce`'s.
 
 use crate::BsdfError;
-use daylit_cal::printf::format_e;
+use daylit_radfile::printf::format_e;
 use std::fmt::Write as _;
 
 /// The number encoding of a grid read by [`TreeGrid::read`] (`rttree_reduce -fa|-ff|-fd`).
@@ -379,7 +379,7 @@ impl TreeGrid {
 
 /// `scanf("%f")`: the number a word starts with, rounded once to single precision.
 fn parse_f32(w: &str) -> Option<f32> {
-    let (_, len) = daylit_cal::scan::strtod_prefix(w)?;
+    let (_, len) = daylit_radfile::scan::strtod_prefix(w)?;
     if len != w.len() {
         return None;
     }

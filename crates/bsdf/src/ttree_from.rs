@@ -23,7 +23,7 @@ use crate::tree::square2disk;
 use crate::tree_reduce::{TreeGrid, MAX_GRID_VALUES};
 use crate::write::{DataBlock, Spectrum, Wrap, WrapBasis};
 use crate::Side;
-use daylit_cal::printf::format_e;
+use daylit_radfile::printf::format_e;
 use glam::DVec3;
 
 /// Isotropic (`-t3`, `TensorTree3`) or anisotropic (`-t4`, `TensorTree4`) trees.

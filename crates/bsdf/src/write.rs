@@ -11,7 +11,7 @@
 
 use crate::klems::Basis;
 use crate::BsdfError;
-use daylit_cal::printf::{format_e, format_g};
+use daylit_radfile::printf::{format_e, format_g};
 
 /// RADIANCE's default template (`minimalBSDFt.xml`), without its revision comment.
 pub const MINIMAL_TEMPLATE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -653,7 +653,7 @@ pub fn correct_klems(text: &str, basis: &Basis, source: &str) -> Result<String, 
         let corr = 1.0 / basis.proj_sa(i);
         for _ in 0..n {
             skip_ws(&mut pos);
-            let Some((d, len)) = daylit_cal::scan::strtod_prefix(&text[pos..]) else {
+            let Some((d, len)) = daylit_radfile::scan::strtod_prefix(&text[pos..]) else {
                 let msg = if pos >= b.len() {
                     format!("Klems data error: expected {} values, found fewer", n * n)
                 } else {

@@ -48,11 +48,9 @@ mod builtins;
 mod error;
 mod library;
 mod parse;
-pub mod printf;
 mod program;
 mod raypath;
 mod reduce;
-pub mod scan;
 
 pub use builtins::{erf, erfc, fnoise3, noise3, rand, Builtin};
 pub use error::{CalError, EvalError};

@@ -101,8 +101,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let result = Matrix::new(ev.rows(), cols, 1, rows.concat())?;
     let mut out = Vec::new();
     if req.header {
-        let mut lines = vec![crate::output::command_line("dcglare", args)];
-        lines.extend(mx::date_lines());
+        let mut lines = vec![daylit_radfile::header::command_line("dcglare", args)];
+        lines.extend(daylit_radfile::header::date_lines());
         mx::write_header(&mut out, &lines, result.rows(), cols, 1, req.out_format)?;
     }
     mx::write_body(&result, req.out_format, &mut out)?;

@@ -52,7 +52,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 /// Runs with dctimestep's own argument list (without the program name).
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let req = parse(args)?;
-    let command = crate::output::command_line("dctimestep", args);
+    let command = daylit_radfile::header::command_line("dctimestep", args);
     if has_number_format(&req.operands[0]) {
         sum_pictures(&req, &command)?;
         return Ok(ExitCode::SUCCESS);
@@ -97,7 +97,7 @@ fn results(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let mut lines = vec![command.to_string()];
-    lines.extend(mx::date_lines());
+    lines.extend(daylit_radfile::header::date_lines());
     lines.extend(frame.map(String::from));
     let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
     match req.out {
@@ -123,7 +123,7 @@ fn results(
 
 /// A picture header without its resolution line: `#?RADIANCE`, `lines`, `FORMAT=`, blank.
 fn picture_header(lines: &[String]) -> String {
-    crate::output::header_start(lines) + "FORMAT=32-bit_rle_rgbe\n\n"
+    daylit_radfile::header::header_start(lines) + "FORMAT=32-bit_rle_rgbe\n\n"
 }
 
 /// Writes through `write` to the file `path` (atomically) or to standard output (a reader
@@ -161,7 +161,7 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
     let coefs = coefficients(req)?;
     let spec = &req.operands[0];
     let mut lines = vec![command.to_string()];
-    lines.extend(mx::date_lines());
+    lines.extend(daylit_radfile::header::date_lines());
     let mut summer = PictureSum::default();
     if let Some(ospec) = req.output.as_deref().filter(|o| per_step(o, &coefs)) {
         for step in 0..coefs.cols() {
@@ -178,7 +178,7 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
     // One stream: the header, then each frame's FORMAT= line and picture (after a FRAME=
     // line when there are several), as dctimestep writes them, each frame as it is summed.
     emit(req.output.as_deref().map(|o| frame_name(o, 0)), |out| {
-        out.write_all(crate::output::header_start(&lines).as_bytes())?;
+        out.write_all(daylit_radfile::header::header_start(&lines).as_bytes())?;
         for step in 0..coefs.cols() {
             let mut bytes = Vec::new();
             if coefs.cols() > 1 {
@@ -488,7 +488,7 @@ pub(crate) fn frame_name(spec: &str, n: usize) -> String {
                     'X' => format!("{n:X}"),
                     _ => n.to_string(),
                 };
-                out += &crate::output::printf_pad(digits, &tail[..width_end], true);
+                out += &daylit_radfile::printf::pad(digits, &tail[..width_end], true);
                 done = true;
                 rest = &tail[width_end + 1..];
             }

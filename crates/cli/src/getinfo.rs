@@ -62,7 +62,7 @@ pub(crate) fn scene_cube(bytes: &[u8]) -> anyhow::Result<Option<([f64; 3], f64)>
 /// What `-d` prints for a file.
 fn dimensions(bytes: &[u8], start: usize) -> anyhow::Result<String> {
     if let Some(([x, y, z], size)) = scene_cube(bytes)? {
-        let g = |v: f64| daylit_cal::printf::format_g_digits(v, 12);
+        let g = |v: f64| daylit_radfile::printf::format_g_digits(v, 12);
         return Ok(format!("{} {} {} {}", g(x), g(y), g(z), g(size)));
     }
     // A picture: the resolution line follows the header.

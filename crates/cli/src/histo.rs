@@ -65,7 +65,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             if c == counts.len() {
                 counts.push(vec![0; bins + 1]);
             }
-            let x = daylit_cal::scan::atof(w);
+            let x = daylit_radfile::scan::atof(w);
             if x < lo {
                 counts[c][0] += 1;
             } else if x < hi {

@@ -16,7 +16,7 @@ fn units(opt: &str) -> Option<(String, f64)> {
     let rest = &opt[3..];
     let div = match rest.as_bytes().first() {
         None => 1.0,
-        Some(b'/') => Some(daylit_cal::scan::atof(&rest[1..])).filter(|d| *d > 1e-6)?,
+        Some(b'/') => Some(daylit_radfile::scan::atof(&rest[1..])).filter(|d| *d > 1e-6)?,
         Some(_) => return None,
     };
     let near = |v: f64| (div - v).abs() <= 1e-6;
@@ -67,7 +67,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 .cloned()
                 .with_context(|| format!("option {a} needs a value\n{USAGE}"))
         };
-        let atof = |s: String| daylit_cal::scan::atof(&s);
+        let atof = |s: String| daylit_radfile::scan::atof(&s);
         match a.as_bytes().get(1) {
             Some(b'd') => {
                 let (name, m2o) = units(a).with_context(|| format!("bad option: {a}\n{USAGE}"))?;

@@ -48,7 +48,7 @@ pub fn signed_stops(v: &str, usage: &str) -> anyhow::Result<i32> {
     if !v.starts_with(['+', '-']) {
         anyhow::bail!("-e takes a signed number of stops (+2, -1), not '{v}'\n{usage}");
     }
-    Ok(daylit_cal::scan::atoi(v) as i32)
+    Ok(daylit_radfile::scan::atoi(v) as i32)
 }
 
 /// RADIANCE's renderers' argument expansion: an argument `@file` stands for the words of the

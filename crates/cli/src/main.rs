@@ -57,7 +57,6 @@ mod rpict;
 mod rsensor;
 mod rtrace;
 mod rttree_reduce;
-mod sampling;
 mod sky;
 mod total;
 mod vwrays;

@@ -22,11 +22,11 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             Some(b'g') | Some(b'e') => {
                 let v = args
                     .get(i + 1)
-                    .filter(|v| b.len() == 2 && daylit_cal::scan::is_float(v.as_bytes()));
+                    .filter(|v| b.len() == 2 && daylit_radfile::scan::is_float(v.as_bytes()));
                 let Some(v) = v else {
                     bail!("{a} needs a number\n{USAGE}");
                 };
-                let x = daylit_cal::scan::atof(v);
+                let x = daylit_radfile::scan::atof(v);
                 if b[1] == b'g' {
                     o.glow = Some(x);
                 } else {

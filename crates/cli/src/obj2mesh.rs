@@ -24,11 +24,11 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     while let Some(a) = args.get(i).filter(|a| a.starts_with('-')) {
         match a.as_bytes().get(1) {
             Some(b'n') => {
-                o.limits.objlim = daylit_cal::scan::atoi(value(i, "an object limit")?);
+                o.limits.objlim = daylit_radfile::scan::atoi(value(i, "an object limit")?);
                 i += 1;
             }
             Some(b'r') => {
-                let r = daylit_cal::scan::atoi(value(i, "a resolution")?);
+                let r = daylit_radfile::scan::atoi(value(i, "a resolution")?);
                 if r < 1 {
                     // RADIANCE would divide by zero or subdivide without end.
                     bail!("-r {r}: the resolution limit must be at least 1");

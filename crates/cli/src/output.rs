@@ -14,9 +14,6 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
-/// A program's command line as RADIANCE writes it in a header.
-pub use daylit_cal::printf::command_line;
-
 /// Whether standard output is a regular file (RADIANCE pads binary headers only there).
 pub fn stdout_is_file() -> bool {
     use std::os::fd::AsFd;
@@ -46,56 +43,15 @@ pub fn print_bytes<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> anyhow::Re
     }
 }
 
-/// Writes `bytes` to `path` atomically.
+/// Writes `bytes` to `path` atomically (see [`daylit_radfile::atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    write_atomic_with(path, |w| w.write_all(bytes))
+    Ok(daylit_radfile::write_atomic(path, bytes)?)
 }
 
-/// Streams into a temporary file beside `path`, renamed into place only when `write` has
-/// finished, so a failed run never leaves a half-written file.
+/// Streams into `path` atomically (see [`daylit_radfile::atomic`]).
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    // Ordinary permissions (the umask applies), not the private ones of a temporary file.
-    let mut tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    write(tmp.as_file_mut())
-        .and_then(|_| tmp.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
-}
-
-/// A number as C's `%.Ne` writes it (`1.500000e+00`): RADIANCE's programs print this way and
-/// scripts that read their output expect it.
-pub fn c_exp(v: f64, decimals: usize) -> String {
-    let s = format!("{v:.decimals$e}");
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let n: i32 = e.parse().unwrap_or(0);
-            format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
-        }
-        None => s,
-    }
-}
-
-/// printf-style padding of a value by a conversion's flags and width (`%-08d`).
-pub use daylit_cal::printf::pad as printf_pad;
-
-/// The start of a RADIANCE header: `#?RADIANCE` and `lines`, each ended by a newline.
-pub fn header_start(lines: &[String]) -> String {
-    let mut h = String::from("#?RADIANCE\n");
-    for l in lines {
-        h += l;
-        h.push('\n');
-    }
-    h
+    Ok(daylit_radfile::write_atomic_with(path, write)?)
 }

@@ -296,9 +296,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             out.set(x as usize, orow as usize, c);
         }
     }
-    out.header = daylit_matrix::date_lines().to_vec();
+    out.header = daylit_radfile::header::date_lines().to_vec();
     out.header.extend(header);
-    out.header.push(crate::output::command_line("pcomb", args));
+    out.header
+        .push(daylit_radfile::header::command_line("pcomb", args));
     if let Some(v) = view {
         out.header.push(format!("VIEW= {v}"));
     }

@@ -259,7 +259,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     let mut out = HdrImage::new(xsize as usize, ysize as usize);
     out.pixels.fill(background);
-    out.header = daylit_matrix::date_lines().to_vec();
+    out.header = daylit_radfile::header::date_lines().to_vec();
     let mut exposure: Option<f64> = None;
     for (k, p) in placed.iter().filter(|p| !p.label).enumerate() {
         if echo_header {
@@ -290,7 +290,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
     }
     out.header
-        .push(crate::output::command_line("pcompos", args));
+        .push(daylit_radfile::header::command_line("pcompos", args));
     if let Some(e) = exposure.filter(|&e| e > 0.0) {
         out.header
             .push(format!("EXPOSURE={}", crate::pfilt::format_e4(e)));

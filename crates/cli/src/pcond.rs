@@ -149,7 +149,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
     }
     let done = pcond::condition(&pic, &opts)?;
-    let command = daylit_cal::printf::command_line("pcond", args);
+    let command = daylit_radfile::header::command_line("pcond", args);
     let out = pcond::encode(&pic, &command, &done);
     // The mapping first: a mapping file that cannot be written leaves no picture either.
     if let Some(f) = mapfile {
@@ -159,8 +159,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .map(|&(w, d)| {
                 format!(
                     "{} {}\n",
-                    crate::output::c_exp(w, 6),
-                    crate::output::c_exp(d, 6)
+                    daylit_radfile::printf::c_exp(w, 6),
+                    daylit_radfile::printf::c_exp(d, 6)
                 )
             })
             .collect();

@@ -58,7 +58,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     let line = |(c, x, y): ([u8; 4], usize, usize)| {
         let v = rgbe_to_float(c);
-        let e = |k: usize| crate::output::c_exp((v[k] / scale[k]) as f64, 2);
+        let e = |k: usize| daylit_radfile::printf::c_exp((v[k] / scale[k]) as f64, 2);
         format!("{x} {y}\t{} {} {}\n", e(0), e(1), e(2))
     };
     crate::output::print(&(line(lo) + &line(hi)))?;

@@ -107,7 +107,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     image.header = input.header.clone();
     image
         .header
-        .push(crate::output::command_line("pfilt", options));
+        .push(daylit_radfile::header::command_line("pfilt", options));
     if let Some(a) = f.pixel_aspect.filter(|_| !correct_aspect) {
         image.header.push(format!("PIXASPECT={a:.6}"));
     }

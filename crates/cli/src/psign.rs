@@ -101,8 +101,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let img = sign
         .draw(&font, &lines)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let head = crate::output::header_start(&[daylit_cal::printf::command_line("psign", args)])
-        + "FORMAT=32-bit_rle_rgbe\n\n";
+    let head = daylit_radfile::header::header_start(&[daylit_radfile::header::command_line(
+        "psign", args,
+    )]) + "FORMAT=32-bit_rle_rgbe\n\n";
     let mut out = head.into_bytes();
     out.extend_from_slice(format!("-Y {} +X {}\n", img.height, img.width).as_bytes());
     img.encode_scanlines(true, &mut out);

@@ -264,7 +264,7 @@ fn picture_to_values(
             h += l;
             h.push('\n');
         }
-        h += &crate::output::command_line("pvalue", options);
+        h += &daylit_radfile::header::command_line("pvalue", options);
         h.push('\n');
         if data_only {
             h += &format!("NCOMP={}\n", if put == Put::All { 3 } else { 1 });
@@ -478,7 +478,7 @@ fn values_to_picture(
     img.header = lines;
     img.program = program;
     img.header
-        .push(crate::output::command_line("pvalue", options));
+        .push(daylit_radfile::header::command_line("pvalue", options));
     if !(0.99..=1.01).contains(&o.recorded_exposure) {
         img.header.push(format!(
             "EXPOSURE={}",

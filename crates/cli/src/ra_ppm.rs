@@ -38,11 +38,11 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         };
         match a.as_bytes().get(1) {
             Some(b's') => {
-                o.maxval = (daylit_cal::scan::atoi(value()?) & 0xffff) as u32;
+                o.maxval = (daylit_radfile::scan::atoi(value()?) & 0xffff) as u32;
                 i += 1;
             }
             Some(b'g') => {
-                o.gamma = daylit_cal::scan::atof(value()?);
+                o.gamma = daylit_radfile::scan::atof(value()?);
                 i += 1;
             }
             Some(b'e') => {

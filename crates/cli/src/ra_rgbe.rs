@@ -79,7 +79,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         if only > 0 && frame > only {
             break;
         }
-        let mut out = crate::output::header_start(&header.lines).into_bytes();
+        let mut out = daylit_radfile::header::header_start(&header.lines).into_bytes();
         // RADIANCE writes its own name as it was called (a path, if it was called by one).
         let mut program = std::env::args()
             .next()
@@ -94,7 +94,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         out.extend_from_slice(program.as_bytes());
         out.push(b'\n');
         if stops != 0 {
-            let e = crate::output::c_exp(2f64.powi(stops), 4);
+            let e = daylit_radfile::printf::c_exp(2f64.powi(stops), 4);
             out.extend_from_slice(format!("EXPOSURE={e}\n").as_bytes());
         }
         if frame != 0 {

@@ -29,7 +29,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         match a.as_bytes().get(1) {
             None => break,
             Some(b'g') => {
-                o.gamma = daylit_cal::scan::atof(value()?);
+                o.gamma = daylit_radfile::scan::atof(value()?);
                 i += 1;
             }
             Some(b'e') => {

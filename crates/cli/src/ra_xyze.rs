@@ -174,7 +174,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut outprims = STD_PRIMS;
     let mut expcomp = 1.0f64;
     let mut i = 0;
-    let atof = daylit_cal::scan::atof;
+    let atof = daylit_radfile::scan::atof;
     while let Some(a) = args.get(i).filter(|a| a.starts_with('-')) {
         match a.as_bytes().get(1) {
             Some(b'c') => flat = Some(false),
@@ -258,7 +258,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         .next()
         .filter(|a| a.rsplit('/').next() == Some("ra_xyze"))
         .unwrap_or_else(|| "ra_xyze".into());
-    out.extend_from_slice(daylit_cal::printf::command_line(&argv0, args).as_bytes());
+    out.extend_from_slice(daylit_radfile::header::command_line(&argv0, args).as_bytes());
     out.push(b'\n');
 
     let mut exp2do = expcomp;

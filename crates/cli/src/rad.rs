@@ -53,7 +53,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             // daylit's rpict uses every core, so views render one after another; as in
             // RADIANCE, no processes means a dry run.
             Some(b'N') => {
-                f.processes = daylit_cal::scan::atoi(&value(i)?);
+                f.processes = daylit_radfile::scan::atoi(&value(i)?);
                 f.dry_run |= f.processes <= 0;
                 i += 1;
             }

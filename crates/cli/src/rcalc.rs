@@ -167,7 +167,7 @@ impl Record {
                         .position(|c| c.is_ascii_whitespace())
                         .unwrap_or(rest.len() - s)
                 });
-        daylit_cal::scan::atof(&String::from_utf8_lossy(&rest[..word_end]))
+        daylit_radfile::scan::atof(&String::from_utf8_lossy(&rest[..word_end]))
     }
 
     /// `in(0)`: the number of columns.

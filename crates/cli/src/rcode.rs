@@ -198,7 +198,7 @@ fn parse_codec_args(program: &str, args: &[String], usage: &str) -> anyhow::Resu
         match b.get(1) {
             Some(b'd') if depth => {
                 let unit = value(a)?.clone();
-                if daylit_cal::scan::atof(&unit) <= 0.0 {
+                if daylit_radfile::scan::atof(&unit) <= 0.0 {
                     bail!("{program}: illegal -d reference depth");
                 }
                 c.depth_unit = Some(unit.chars().take(31).collect());
@@ -233,11 +233,11 @@ fn parse_codec_args(program: &str, args: &[String], usage: &str) -> anyhow::Resu
                 }
             }
             Some(b'x') => {
-                c.xres = value(a).map(|v| daylit_cal::scan::atoi(v))?;
+                c.xres = value(a).map(|v| daylit_radfile::scan::atoi(v))?;
                 a += 1;
             }
             Some(b'y') => {
-                c.yres = value(a).map(|v| daylit_cal::scan::atoi(v))?;
+                c.yres = value(a).map(|v| daylit_radfile::scan::atoi(v))?;
                 a += 1;
             }
             Some(b'i') => c.by_pixel = true,
@@ -321,29 +321,29 @@ fn read_map_header(
                 continue;
             }
             if let Some(v) = t.strip_prefix("BigEndian=") {
-                let big = daylit_cal::scan::atoi(v) != 0;
+                let big = daylit_radfile::scan::atoi(v) != 0;
                 h.swapped = big != cfg!(target_endian = "big");
                 continue;
             }
             if let Some(v) = t.strip_prefix("NCOMP=") {
-                if daylit_cal::scan::atoi(v) != ncomp {
+                if daylit_radfile::scan::atoi(v) != ncomp {
                     bail!("{program}: {}: NCOMP must equal {ncomp}", src.name);
                 }
                 continue;
             }
             if let Some(v) = t.strip_prefix("NROWS=") {
-                nrows = daylit_cal::scan::atoi(v);
+                nrows = daylit_radfile::scan::atoi(v);
                 continue;
             }
             if let Some(v) = t.strip_prefix("NCOLS=") {
-                ncols = daylit_cal::scan::atoi(v);
+                ncols = daylit_radfile::scan::atoi(v);
                 continue;
             }
             if depth {
                 if let Some(v) = t.strip_prefix(codes::REFDEPTH) {
                     let unit: String = v.chars().take(31).collect();
                     let unit = unit.trim_end().to_string();
-                    if daylit_cal::scan::atof(&unit) <= 0.0 {
+                    if daylit_radfile::scan::atof(&unit) <= 0.0 {
                         bail!(
                             "{program}: {}: bad reference depth in input header",
                             src.name
@@ -397,7 +397,10 @@ fn finish_map_header(
             s.push_str("#?RADIANCE\n");
         }
         s.push_str(&copied);
-        s.push_str(&crate::output::command_line(program, &args[..c.first_file]));
+        s.push_str(&daylit_radfile::header::command_line(
+            program,
+            &args[..c.first_file],
+        ));
         s.push('\n');
         if !c.decode {
             if let Some(u) = depth_unit {
@@ -546,7 +549,7 @@ fn put_values(buf: &mut Vec<u8>, v: &[f64], format: u8, ascii: impl Fn(f64) -> S
 }
 
 fn e5(v: f64) -> String {
-    crate::output::c_exp(v, 5)
+    daylit_radfile::printf::c_exp(v, 5)
 }
 
 /// `rcode_depth` with RADIANCE's arguments.
@@ -564,7 +567,7 @@ pub fn run_depth(args: &[String]) -> anyhow::Result<ExitCode> {
         .clone()
         .or(c.depth_unit.clone())
         .unwrap_or_else(|| "1".to_string());
-    let dref = daylit_cal::scan::atof(&unit);
+    let dref = daylit_radfile::scan::atof(&unit);
     finish_map_header(
         P,
         args,
@@ -793,15 +796,15 @@ pub fn run_ident(args: &[String]) -> anyhow::Result<ExitCode> {
             Some(b'H') => res_out = false,
             Some(b't') => sep = b.get(2).copied().unwrap_or(b'\n'),
             Some(b'x') => {
-                xres = daylit_cal::scan::atoi(args.get(a + 1).ok_or_else(usage_err)?);
+                xres = daylit_radfile::scan::atoi(args.get(a + 1).ok_or_else(usage_err)?);
                 a += 1;
             }
             Some(b'y') => {
-                yres = daylit_cal::scan::atoi(args.get(a + 1).ok_or_else(usage_err)?);
+                yres = daylit_radfile::scan::atoi(args.get(a + 1).ok_or_else(usage_err)?);
                 a += 1;
             }
             Some(b'8' | b'1' | b'2') => {
-                index_bytes = match daylit_cal::scan::atoi(&args[a][1..]) {
+                index_bytes = match daylit_radfile::scan::atoi(&args[a][1..]) {
                     8 => 1,
                     16 => 2,
                     24 => 3,

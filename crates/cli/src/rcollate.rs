@@ -7,7 +7,7 @@
 //! whole input was processed.
 
 use anyhow::{anyhow, bail};
-use daylit_cal::scan::{atoi, is_float};
+use daylit_radfile::scan::{atoi, is_float};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -169,7 +169,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         if !j.i_header {
             out.extend_from_slice(b"#?RADIANCE\n");
         }
-        out.extend_from_slice(crate::output::command_line("rcollate", &args[..a]).as_bytes());
+        out.extend_from_slice(
+            daylit_radfile::header::command_line("rcollate", &args[..a]).as_bytes(),
+        );
         out.push(b'\n');
         out.extend_from_slice(format!("NCOMP={}\n", j.n_comp).as_bytes());
     }

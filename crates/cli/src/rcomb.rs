@@ -124,7 +124,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             .iter()
             .take(max)
             .take_while(|w| is_number(w))
-            .map(|w| daylit_cal::scan::atof(w))
+            .map(|w| daylit_radfile::scan::atof(w))
             .collect()
     };
     let mut i = 0;
@@ -151,7 +151,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             b'h' => echo_header = !echo_header,
             b'w' => warnings = !warnings,
             b'n' => {
-                let np = args.get(i + 1).map_or(0, |w| daylit_cal::scan::atoi(w));
+                let np = args.get(i + 1).map_or(0, |w| daylit_radfile::scan::atoi(w));
                 if np <= 0 {
                     return Err(usage());
                 }
@@ -362,9 +362,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    head += &crate::output::command_line("rcomb", args);
+    head += &daylit_radfile::header::command_line("rcomb", args);
     head.push('\n');
-    for l in mx::date_lines() {
+    for l in daylit_radfile::header::date_lines() {
         head += &l;
         head.push('\n');
     }
@@ -781,7 +781,7 @@ fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Ope
         let value = |p: &str| t.strip_prefix(p).map(str::trim);
         if value("FORMAT=").is_some() || value("BigEndian=").is_some() {
         } else if let Some(v) = value("EXPOSURE=") {
-            let e = daylit_cal::scan::atof(v);
+            let e = daylit_radfile::scan::atof(v);
             if e <= 0.0 {
                 return Err(bad(format!("EXPOSURE={v}")));
             }
@@ -790,7 +790,10 @@ fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Ope
                 .iter_mut()
                 .for_each(|x| *x = f64::from(*x as f32 * e as f32));
         } else if let Some(v) = value("COLORCORR=") {
-            let w: Vec<f64> = v.split_whitespace().map(daylit_cal::scan::atof).collect();
+            let w: Vec<f64> = v
+                .split_whitespace()
+                .map(daylit_radfile::scan::atof)
+                .collect();
             if w.len() != 3 {
                 return Err(bad(format!("COLORCORR={v}")));
             }
@@ -799,7 +802,7 @@ fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Ope
                 .zip(w)
                 .for_each(|(x, c)| *x = f64::from(*x as f32 * c as f32));
         } else if let Some(v) = value("NCOMP=") {
-            if daylit_cal::scan::atoi(v) != 3 {
+            if daylit_radfile::scan::atoi(v) != 3 {
                 return Err(bad(format!("NCOMP={v} in a picture")));
             }
         } else if value("NROWS=").is_some()

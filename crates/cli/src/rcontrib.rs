@@ -213,9 +213,13 @@ pub fn run_job(
         None => read_rays(fmt_in)?,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout());
-    contrib
-        .run(&rays, &mut out, &mut warn)
-        .map_err(|e| located(e, prog))?;
+    match contrib.run(&rays, &mut out, &mut warn) {
+        // A reader that stops early (`| head`) is not an error.
+        Err(ContribError::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            return Ok(ExitCode::SUCCESS)
+        }
+        r => r.map_err(|e| located(e, prog))?,
+    }
     match out.flush() {
         // A reader that stops early (`| head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}

@@ -444,7 +444,7 @@ impl<'a> Matcher<'a> {
                     self.scan();
                 }
                 let d = start.map_or(0.0, |s| {
-                    daylit_cal::scan::atof(&String::from_utf8_lossy(&word[s..]))
+                    daylit_radfile::scan::atof(&String::from_utf8_lossy(&word[s..]))
                 });
                 let var = self.fmt.var_of[k].expect("numeric fields have variables");
                 match self.values[var] {

@@ -196,7 +196,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut result = evaluate(loaded, &ops, &operands, verbose)?;
     apply(&mut result.m, &pending, "trailing_ops", verbose)?;
     let m = &result.m;
-    let mut lines = vec![crate::output::command_line("rmtxop", args)];
+    let mut lines = vec![daylit_radfile::header::command_line("rmtxop", args)];
     lines.extend(m.header_lines.iter().cloned());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     // Doubles are written as floats unless asked for: RADIANCE computes in float.

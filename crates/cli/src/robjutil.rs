@@ -4,8 +4,8 @@
 //! (`daylit_scene::objutil` does the work). Errors write nothing: exit 2 for a file that
 //! cannot be read (as RADIANCE's system errors), 1 for the rest.
 
-use daylit_cal::printf::command_line;
-use daylit_cal::scan::atof;
+use daylit_radfile::header::command_line;
+use daylit_radfile::scan::atof;
 use daylit_scene::objutil::{run, ObjScene, Options};
 use daylit_scene::xform::parse_transform;
 use std::process::ExitCode;

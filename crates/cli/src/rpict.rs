@@ -6,11 +6,10 @@ use crate::output::write_atomic;
 use crate::vwrays::view_option;
 use anyhow::{bail, Context};
 use daylit_compile::compile;
-use daylit_image::{HdrImage, View, ViewFrame};
+use daylit_image::{HdrImage, View};
 use daylit_scene::{load_scene, LoadOptions};
+use daylit_transport::rendering::{prepare_cache, render_frame, Frame, PictureOptions};
 use daylit_transport::{Options, Renderer};
-use glam::DVec3;
-use rand::Rng;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,22 +34,15 @@ pub struct RenderArgs {
     /// `-ab 4 ...`) to change the defaults.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true, required = true)]
     args: Vec<String>,
-    /// The HDR picture to write; a tone-mapped PNG is written beside it.
-    #[arg(short = 'o', long, default_value = "render.hdr")]
-    output: PathBuf,
+    /// The HDR picture to write (default render.hdr); a tone-mapped PNG is written beside it.
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
 }
 
 /// A picture request.
 struct Request {
     view: View,
-    xres: usize,
-    yres: usize,
-    aspect: f64,
-    jitter: f64,
-    /// Pixel sample spacing (`-ps`; 1 traces every pixel).
-    ps: usize,
-    /// Pixel sample tolerance (`-pt`).
-    pt: f64,
+    picture: PictureOptions,
     render: Options,
     scene: Vec<PathBuf>,
     /// `-S`: render a sequence of views read from standard input, numbered from this.
@@ -68,13 +60,11 @@ const IGNORED: &[(&str, usize)] = &[("-t", 1), ("-e", 1)];
 fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request> {
     let mut r = Request {
         view: View::default(),
-        xres: 512,
-        yres: 512,
-        aspect: 1.0,
-        jitter: 0.67,
-        // rpict samples every 4th pixel by default; `daylit render` traces every pixel.
-        ps: if prog == "render" { 1 } else { 4 },
-        pt: 0.05,
+        picture: PictureOptions {
+            // rpict samples every 4th pixel by default; `daylit render` traces every pixel.
+            ps: if prog == "render" { 1 } else { 4 },
+            ..PictureOptions::default()
+        },
         render,
         scene: vec![],
         sequence: None,
@@ -110,26 +100,26 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
                     bail!("{prog}: {a} must be between 1 and 65536");
                 }
                 if a == "-x" {
-                    r.xres = v as usize;
+                    r.picture.xres = v as usize;
                 } else {
-                    r.yres = v as usize;
+                    r.picture.yres = v as usize;
                 }
                 take = 1;
             }
             "-pa" => {
-                r.aspect = num(1)?.max(0.0);
+                r.picture.aspect = num(1)?.max(0.0);
                 take = 1;
             }
             "-pj" => {
-                r.jitter = num(1)?.clamp(0.0, 1.0);
+                r.picture.jitter = num(1)?.clamp(0.0, 1.0);
                 take = 1;
             }
             "-ps" => {
-                r.ps = num(1)?.clamp(1.0, 1024.0) as usize;
+                r.picture.ps = num(1)?.clamp(1.0, 1024.0) as usize;
                 take = 1;
             }
             "-pt" => {
-                r.pt = num(1)?.max(0.0);
+                r.picture.pt = num(1)?.max(0.0);
                 take = 1;
             }
             "-S" => {
@@ -184,18 +174,6 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
     Ok(r)
 }
 
-/// RADIANCE's `normaspect`: fits the resolution to the view's aspect and the pixel aspect.
-fn fit_resolution(view_aspect: f64, pa: f64, x: usize, y: usize) -> (usize, usize) {
-    if pa <= 1e-6 {
-        return (x, y);
-    }
-    if view_aspect * x as f64 > pa * y as f64 {
-        (((y as f64) / view_aspect * pa + 0.5) as usize, y)
-    } else {
-        (x, ((x as f64) * view_aspect / pa + 0.5) as usize)
-    }
-}
-
 /// The renderer of a request's scene with its options.
 fn load(req: &Request) -> anyhow::Result<Renderer> {
     let scene = load_scene(&req.scene, &LoadOptions::default())?;
@@ -209,203 +187,70 @@ fn load(req: &Request) -> anyhow::Result<Renderer> {
     )?)
 }
 
-/// One picture to render: its view and resolution.
-struct Frame {
-    view: View,
-    frame: ViewFrame,
-    xres: usize,
-    yres: usize,
-}
-
-impl Frame {
-    fn new(req: &Request, view: View) -> anyhow::Result<Frame> {
-        let frame = view
-            .frame()
-            .map_err(|e| anyhow::anyhow!("bad view: {}", e.0))?;
-        let (xres, yres) = fit_resolution(frame.vn / frame.hn, req.aspect, req.xres, req.yres);
-        Ok(Frame {
-            view,
-            frame,
-            xres: xres.max(1),
-            yres: yres.max(1),
-        })
+/// Prints what the library says the user should hear.
+fn tell(notes: &[String]) {
+    for n in notes {
+        eprint!("{n}");
     }
 }
 
-/// Builds (or reads, with `-af`) one irradiance cache for all `frames`, from the rays of the
-/// pixels that adaptive sampling traces first (every `-ps`-th pixel of every `-ps`-th row, or
-/// sparser when there are many), before any pixel is traced; [`render_frame`] adds records
-/// for the pixels each level of refinement traces. RADIANCE's lazy cache, too, makes records
-/// only where pixels are traced (`-ps 4` gives it about half the records of `-ps 1`).
-fn prepare_cache(renderer: &mut Renderer, frames: &[Frame], ps: usize) -> anyhow::Result<()> {
-    let per_frame = (crate::rtrace::CACHE_PRIMARIES / frames.len().max(1)).max(1 << 12);
-    let grids: Vec<(usize, usize, usize)> = frames
-        .iter()
-        .map(|f| {
-            let step = ((f.xres * f.yres) as f64 / per_frame as f64)
-                .sqrt()
-                .ceil()
-                .max(ps.max(1) as f64) as usize;
-            (step, f.xres.div_ceil(step), f.yres.div_ceil(step))
-        })
-        .collect();
-    // Frame k's primaries start at starts[k].
-    let starts: Vec<usize> = grids
-        .iter()
-        .scan(0, |n, &(_, nx, ny)| {
-            let at = *n;
-            *n += nx * ny;
-            Some(at)
-        })
-        .collect();
-    let total: usize = grids.iter().map(|&(_, nx, ny)| nx * ny).sum();
-    let prepared = renderer
-        .prepare_irradiance_cache(total, |rd, i, ctx| {
-            let k = starts.partition_point(|&s| s <= i) - 1;
-            let (f, (step, nx, _)) = (&frames[k], grids[k]);
-            let i = i - starts[k];
-            let (col, row) = ((i % nx) * step, (i / nx) * step);
-            let x = (col as f64 + 0.5) / f.xres as f64;
-            let y = 1.0 - (row as f64 + 0.5) / f.yres as f64;
-            if let Some(ray) = f.frame.ray(x, y) {
-                rd.radiance(ray.origin, ray.dir, ctx);
-            }
-        })
+/// Builds the irradiance cache for `frames` (see [`prepare_cache`]).
+fn prepare(renderer: &mut Renderer, frames: &[Frame], ps: usize) -> anyhow::Result<()> {
+    let notes = prepare_cache(renderer, frames, ps, crate::rtrace::cache_stats_wanted())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    for w in &prepared.warnings {
-        eprintln!("warning: {w}");
-    }
-    if let Some(c) = renderer
-        .irradiance_cache()
-        .filter(|_| crate::rtrace::cache_stats_wanted())
-    {
-        eprint!("{}", prepared.stats.report(c));
-    }
+    tell(&notes);
     Ok(())
 }
 
-/// Renders the picture of one request and its distances; `progress` shows a bar.
-fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<(HdrImage, Vec<f32>)> {
-    let mut renderer = load(req)?;
-    let frame = Frame::new(req, req.view.clone())?;
-    prepare_cache(&mut renderer, std::slice::from_ref(&frame), req.ps)?;
-    Ok(render_frame(&mut renderer, req, &frame, argline, progress))
-}
-
-/// Traces one frame with a prepared renderer: the picture and each pixel's distance.
-fn render_frame(
+/// Renders one frame, with a progress bar when `progress`: the picture with its header, and
+/// the pixels' distances.
+fn render_one(
     renderer: &mut Renderer,
     req: &Request,
     f: &Frame,
     argline: &str,
     progress: bool,
-) -> (HdrImage, Vec<f32>) {
-    let (frame, xres, yres) = (&f.frame, f.xres, f.yres);
+) -> (HdrImage, Vec<u8>) {
     let bar = progress.then(|| {
-        let b = indicatif::ProgressBar::new(yres as u64);
+        let b = indicatif::ProgressBar::new(f.yres as u64);
         b.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} scanlines, {eta} left")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         b
     });
-    let jitter = req.jitter;
-    // Pixel (col, row)'s ray, jittered from the pixel's own random sequence.
-    let pixel_ray = |ctx: &mut daylit_transport::Ctx, col: usize, row: usize| {
-        renderer.reseed(ctx, (row * xres + col) as u64);
-        let (mut jx, mut jy) = (0.5, 0.5);
-        if jitter > 0.0 {
-            jx += jitter * (ctx.rng.random::<f64>() - 0.5);
-            jy += jitter * (ctx.rng.random::<f64>() - 0.5);
+    let inc = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
         }
-        let x = (col as f64 + jx) / xres as f64;
-        let y = 1.0 - (row as f64 + jy) / yres as f64;
-        frame.ray(x, y)
     };
-    let trace =
-        |ctx: &mut daylit_transport::Ctx, col: usize, row: usize| match pixel_ray(ctx, col, row) {
-            Some(ray) => {
-                let r = renderer.radiance(ray.origin, ray.dir, ctx);
-                let v: DVec3 = r.value;
-                // The z-file's distance, also what refinement compares: RADIANCE's
-                // `raydistance` (through glass, or to the image in a mirror).
-                ([v.x as f32, v.y as f32, v.z as f32], r.distance())
-            }
-            None => ([0.0; 3], 0.0),
-        };
-    // The cache was built from the first grid of samples; each level of refinement adds
-    // records where its pixels find none, before they are traced.
-    let cache = std::sync::RwLock::new(renderer.irradiance_cache().cloned());
-    let current = || cache.read().unwrap_or_else(|e| e.into_inner()).clone();
-    let mut round = 0;
-    let refine = |at: &[usize]| {
-        let Some(c) = current() else { return };
-        let primary = |rd: &Renderer, i: usize, ctx: &mut daylit_transport::Ctx| {
-            if let Some(ray) = pixel_ray(ctx, at[i] % xres, at[i] / xres) {
-                rd.radiance(ray.origin, ray.dir, ctx);
-            }
-        };
-        let (more, st) = renderer.extend_irradiance_cache(&c, at.len(), primary, round);
-        round += 1;
-        if crate::rtrace::cache_stats_wanted() {
-            eprint!("refinement {round}: {}", st.report(&more));
-        }
-        *cache.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(more));
-    };
-    let init = || {
-        let mut ctx = renderer.ctx(0);
-        ctx.use_irradiance_cache(current());
-        ctx
-    };
-    let (pixels, depths) = crate::sampling::fill(
-        xres,
-        yres,
-        (req.ps, req.pt),
-        init,
-        trace,
-        refine,
-        bar.as_ref(),
+    let rendered = render_frame(
+        renderer,
+        &req.picture,
+        f,
+        crate::rtrace::cache_stats_wanted(),
+        bar.as_ref().map(|_| &inc as &(dyn Fn(u64) + Sync)),
     );
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    // Later frames of a sequence start from the records this one added; `-af` keeps them.
-    let grown = cache.into_inner().unwrap_or_else(|e| e.into_inner());
-    let added = grown.as_ref().map(|c| c.len()) != renderer.irradiance_cache().map(|c| c.len());
-    renderer.set_irradiance_cache(grown);
-    if added {
-        if let Some(w) = renderer.save_irradiance_cache() {
-            eprintln!("warning: {w}");
-        }
-    }
-    if let Some(c) = renderer
-        .irradiance_cache()
-        .filter(|_| crate::rtrace::cache_stats_wanted())
-    {
-        eprintln!(
-            "irradiance cache: final gathers per level while rendering: {:?}",
-            c.gathers()
-        );
-    }
-    let mut img = HdrImage::new(0, 0);
-    (img.width, img.height, img.pixels) = (xres, yres, pixels);
-    img.program = "RADIANCE".into();
-    img.header.push(argline.to_string());
-    img.header
-        .push(format!("SOFTWARE= daylit {}", env!("CARGO_PKG_VERSION")));
-    let view = f.view.to_options();
-    img.header.push(format!("VIEW= {view}"));
-    img.view = Some(view);
-    if req.aspect > 0.0 && (req.aspect - 1.0).abs() > 1e-9 {
-        img.header.push(format!("PIXASPECT= {}", req.aspect));
-    }
-    (img, depths)
+    tell(&rendered.notes);
+    let header = vec![
+        argline.to_string(),
+        format!("SOFTWARE= daylit {}", env!("CARGO_PKG_VERSION")),
+    ];
+    (
+        rendered.image(f, &req.picture, header),
+        rendered.depth_bytes(),
+    )
 }
 
-/// The z-file's bytes: each distance a 4-byte float in the machine's order, as RADIANCE's rpict
-/// writes them.
-fn depth_bytes(depths: &[f32]) -> Vec<u8> {
-    depths.iter().flat_map(|d| d.to_ne_bytes()).collect()
+/// Renders the picture of one request and its distances; `progress` shows a bar.
+fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<(HdrImage, Vec<u8>)> {
+    let mut renderer = load(req)?;
+    let frame = Frame::new(req.view.clone(), &req.picture).map_err(|e| anyhow::anyhow!(e))?;
+    prepare(&mut renderer, std::slice::from_ref(&frame), req.picture.ps)?;
+    Ok(render_one(&mut renderer, req, &frame, argline, progress))
 }
 
 /// `-S`: the views of a sequence, one per line of `input` (view options, as in a view file;
@@ -454,19 +299,20 @@ fn run_sequence(req: &Request, first: i64, argline: &str) -> anyhow::Result<()> 
         .context("rpict: cannot read views from standard input")?;
     let frames: Vec<Frame> = sequence_views(req, &input)?
         .into_iter()
-        .map(|v| Frame::new(req, v))
-        .collect::<anyhow::Result<_>>()?;
+        .map(|v| Frame::new(v, &req.picture))
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!(e))?;
     for spec in [&req.output, &req.zfile].into_iter().flatten() {
         frame_path(spec, first)?;
     }
     let mut renderer = load(req)?;
-    prepare_cache(&mut renderer, &frames, req.ps)?;
+    prepare(&mut renderer, &frames, req.picture.ps)?;
     for (k, f) in frames.iter().enumerate() {
-        let (img, depths) = render_frame(&mut renderer, req, f, argline, false);
+        let (img, depths) = render_one(&mut renderer, req, f, argline, false);
         let bytes = img.encode(true);
         let n = first + k as i64;
         if let Some(spec) = &req.zfile {
-            write_atomic(&frame_path(spec, n)?, &depth_bytes(&depths))?;
+            write_atomic(&frame_path(spec, n)?, &depths)?;
         }
         match &req.output {
             Some(spec) => write_atomic(&frame_path(spec, n)?, &bytes)?,
@@ -487,7 +333,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     let (img, depths) = render(&req, &argline, false)?;
     if let Some(path) = &req.zfile {
-        write_atomic(std::path::Path::new(path), &depth_bytes(&depths))?;
+        write_atomic(std::path::Path::new(path), &depths)?;
     }
     match &req.output {
         Some(path) => write_atomic(std::path::Path::new(path), &img.encode(true))?,
@@ -503,53 +349,27 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 
 /// `daylit render`: HDR picture plus tone-mapped PNG, with a progress bar.
 pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
-    let mut req = parse(&a.args, Options::render(), "render")?;
-    req.jitter = 0.67;
+    let req = parse(&a.args, Options::render(), "render")?;
+    // `-o` among the rendering options names the picture as well as before them.
+    let output = match (&req.output, &a.output) {
+        (Some(_), Some(_)) => bail!("render: -o given twice"),
+        (Some(o), None) => PathBuf::from(o),
+        (None, o) => o.clone().unwrap_or_else(|| PathBuf::from("render.hdr")),
+    };
     let (img, depths) = render(
         &req,
         &format!("daylit render {}", a.args.join(" ")),
         std::io::stderr().is_terminal(),
     )?;
     if let Some(path) = &req.zfile {
-        write_atomic(std::path::Path::new(path), &depth_bytes(&depths))?;
+        write_atomic(std::path::Path::new(path), &depths)?;
     }
-    write_atomic(&a.output, &img.encode(true))?;
-    let png = a.output.with_extension("png");
-    write_atomic(&png, &tone_map_png(&img)?)?;
-    eprintln!("wrote {} and {}", a.output.display(), png.display());
+    write_atomic(&output, &img.encode(true))?;
+    let png = output.with_extension("png");
+    let display = daylit_falsecolor::tonemap::tone_map(&img)
+        .png()
+        .context("render: cannot encode the PNG")?;
+    write_atomic(&png, &display)?;
+    eprintln!("wrote {} and {}", output.display(), png.display());
     Ok(ExitCode::SUCCESS)
-}
-
-/// A tone-mapped 8-bit sRGB PNG of `img`: exposure from the log-average luminance, then a
-/// Reinhard curve so that bright windows keep some detail.
-pub fn tone_map_png(img: &HdrImage) -> anyhow::Result<Vec<u8>> {
-    let lum: Vec<f64> = img.luminance_image();
-    let n = lum.iter().filter(|l| **l > 0.0).count().max(1);
-    let logavg = (lum
-        .iter()
-        .filter(|l| **l > 0.0)
-        .map(|l| (l + 1e-4).ln())
-        .sum::<f64>()
-        / n as f64)
-        .exp();
-    let key = 0.18 / logavg.max(1e-9);
-    let srgb = daylit_image::srgb8;
-    let mut data = Vec::with_capacity(img.width * img.height * 3);
-    for (p, l) in img.pixels.iter().zip(&lum) {
-        let scaled = l * key;
-        let k = if *l > 0.0 { key / (1.0 + scaled) } else { 0.0 };
-        // Luminance values are in cd/m² (179 lm/W); pixel values in W/sr/m².
-        for c in p {
-            data.push(srgb(*c as f64 * 179.0 * k));
-        }
-    }
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, img.width as u32, img.height as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc.write_header().context("PNG header")?;
-        w.write_image_data(&data).context("PNG data")?;
-    }
-    Ok(out)
 }

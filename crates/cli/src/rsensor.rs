@@ -10,9 +10,10 @@
 //! loses the sources' direct light altogether; daylit's rays then see them.
 
 use anyhow::{bail, Context};
-use daylit_cal::printf::{command_line, format_e, format_g_digits};
 use daylit_compile::compile;
 use daylit_image::view::View;
+use daylit_radfile::header::command_line;
+use daylit_radfile::printf::{format_e, format_g_digits};
 use daylit_scene::{load_scene, LoadOptions};
 use daylit_transport::sensor::{Sensor, SensorFrame, SensorSampler};
 use daylit_transport::{Options, Renderer};
@@ -56,7 +57,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             if !started {
                 started = true;
                 if header {
-                    out += &crate::output::header_start(&[command_line("rsensor", &args)]);
+                    out += &daylit_radfile::header::header_start(&[command_line("rsensor", &args)]);
                     out += "FORMAT=ascii\n\n";
                 }
                 if !rays_only {

@@ -372,7 +372,7 @@ fn trace(
     let put = |out: &mut Vec<u8>, v: f64| match fmt {
         'f' => out.extend_from_slice(&(v as f32).to_ne_bytes()),
         'd' => out.extend_from_slice(&v.to_ne_bytes()),
-        _ => out.extend_from_slice(format!("{}\t", crate::output::c_exp(v, 6)).as_bytes()),
+        _ => out.extend_from_slice(format!("{}\t", daylit_radfile::printf::c_exp(v, 6)).as_bytes()),
     };
     let put3 = |out: &mut Vec<u8>, v: DVec3| v.to_array().into_iter().for_each(|x| put(out, x));
     for o in outputs {
@@ -517,7 +517,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         .build()?;
     if let Some(rd) = renderer.as_mut() {
         // One irradiance cache for all the run's rays, built (or read) before tracing.
-        let stride = rays.len().div_ceil(CACHE_PRIMARIES).max(1);
+        let stride = rays
+            .len()
+            .div_ceil(daylit_transport::irradiance_cache::MAX_PRIMARIES)
+            .max(1);
         let n = rays.len().div_ceil(stride);
         let prepared = pool
             .install(|| {
@@ -612,9 +615,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// Primary rays the irradiance cache samples its geometry from at most.
-pub(crate) use daylit_transport::batch::CACHE_PRIMARIES;
 
 /// Whether to print irradiance cache statistics to stderr (`DAYLIT_IC_STATS` set and not 0).
 pub(crate) fn cache_stats_wanted() -> bool {

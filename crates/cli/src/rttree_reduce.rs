@@ -93,10 +93,10 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     }
     let mut out = String::new();
     if header {
-        let mut lines = vec![crate::output::command_line("rttree_reduce", args)];
-        lines.extend(daylit_matrix::date_lines());
+        let mut lines = vec![daylit_radfile::header::command_line("rttree_reduce", args)];
+        lines.extend(daylit_radfile::header::date_lines());
         lines.push("FORMAT=ascii".into());
-        out = crate::output::header_start(&lines);
+        out = daylit_radfile::header::header_start(&lines);
         out.push('\n');
     }
     out.push_str(&grid.reduce(pctcull));

@@ -280,7 +280,10 @@ fn one_file(
                     Some(c) => line.trim_end_matches(['\n', '\r']).split(c).collect(),
                     None => line.split_whitespace().collect(),
                 };
-                words.iter().map(|w| daylit_cal::scan::atof(w)).collect()
+                words
+                    .iter()
+                    .map(|w| daylit_radfile::scan::atof(w))
+                    .collect()
             }
         };
         read += 1;

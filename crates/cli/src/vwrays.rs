@@ -188,7 +188,10 @@ fn write_ray(out: &mut Vec<u8>, format: char, v: [f64; 6]) {
             .iter()
             .for_each(|x| out.extend_from_slice(&x.to_ne_bytes())),
         _ => {
-            let words: Vec<String> = v.iter().map(|x| crate::output::c_exp(*x, 5)).collect();
+            let words: Vec<String> = v
+                .iter()
+                .map(|x| daylit_radfile::printf::c_exp(*x, 5))
+                .collect();
             out.extend_from_slice(words.join(" ").as_bytes());
             out.push(b'\n');
         }

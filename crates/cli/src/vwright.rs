@@ -7,9 +7,9 @@
 //! their lengths). Without view options the view is read from standard input (a view file).
 
 use anyhow::{bail, Context};
-use daylit_cal::printf::{format_g, format_g_digits};
 use daylit_image::view::apply_view_file;
 use daylit_image::{View, ViewType};
+use daylit_radfile::printf::{format_g, format_g_digits};
 use std::process::ExitCode;
 
 const USAGE: &str = "Usage: vwright [view options] {offset|name}";
@@ -56,7 +56,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let out = if what.starts_with(|c: char| c.is_ascii_alphabetic()) {
         constants(what, &view, vdist, &frame)
     } else {
-        if !daylit_cal::scan::is_float(what.as_bytes()) {
+        if !daylit_radfile::scan::is_float(what.as_bytes()) {
             bail!(USAGE);
         }
         let dist: f64 = what.parse()?;

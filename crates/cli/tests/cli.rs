@@ -1208,3 +1208,58 @@ fn rtrace_normals_of_back_faces_as_radiance_shades_them() {
         assert_eq!(text(&o.stdout), want, "{bv}");
     }
 }
+
+#[test]
+fn render_writes_where_o_says_before_or_after_the_scene() {
+    // `-o` among the scene and rendering options names the picture as `-o` before them does
+    // (it was once read and ignored, leaving render.hdr in the working folder); twice is an
+    // error. The PNG beside the picture is its tone-mapped view: one pixel per pixel.
+    let dir = tempfile::tempdir().unwrap();
+    let opts = [
+        "-vf",
+        "examples/office/view.vf",
+        "-x",
+        "16",
+        "-y",
+        "12",
+        "-ab",
+        "0",
+    ];
+    let after = dir.path().join("after.hdr");
+    let (o, _, err) = run(daylit()
+        .current_dir(root())
+        .arg("render")
+        .args(office())
+        .args(opts)
+        .arg("-o")
+        .arg(&after));
+    assert!(o.status.success(), "{err}");
+    let before = dir.path().join("before.hdr");
+    let (o, _, err) = run(daylit()
+        .current_dir(root())
+        .args(["render", "-o"])
+        .arg(&before)
+        .args(office())
+        .args(opts));
+    assert!(o.status.success(), "{err}");
+    let pixels = |p: &Path| {
+        let b = std::fs::read(p).unwrap();
+        b[b.windows(2).position(|w| w == b"\n\n").unwrap()..].to_vec()
+    };
+    assert_eq!(pixels(&after), pixels(&before));
+    let png = std::fs::read(dir.path().join("after.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // Width and height, big-endian, in the IHDR chunk.
+    assert_eq!(&png[16..24], &[0, 0, 0, 16, 0, 0, 0, 12]);
+    assert!(!root().join("render.hdr").exists());
+    let (o, _, err) = run(daylit()
+        .current_dir(root())
+        .args(["render", "-o"])
+        .arg(&before)
+        .args(office())
+        .args(opts)
+        .arg("-o")
+        .arg(&after));
+    assert!(!o.status.success());
+    assert!(err.contains("-o given twice"), "{err}");
+}

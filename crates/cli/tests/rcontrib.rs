@@ -444,3 +444,50 @@ fn recover_completes_interrupted_outputs() {
         );
     }
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `rcontrib … | head`: the reader closes the pipe after a few bytes while rcontrib still
+    // has megabytes to write (4000 rays × 146 bins × 3 components); it stops quietly with
+    // success, as RADIANCE's programs do when a pipe closes, not "cannot write output".
+    use std::io::{Read, Write};
+    let d = dir();
+    let rays: String = std::fs::read_to_string(d.join("dirs.txt"))
+        .unwrap()
+        .lines()
+        .cycle()
+        .take(4000)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_daylit"))
+        .args(["rcontrib", "-ab", "0", "-f", "tregenza.cal", "-b", "tbin"])
+        .args(["-bn", "146", "-m", "skyglow"])
+        .arg(sky_scene())
+        .current_dir(&d)
+        .env("RAYPATH", ".")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(rays.as_bytes());
+    });
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(first.starts_with(b"#?RADIANCE"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -14,7 +14,7 @@
 use crate::rfluxmtx::parse_receivers;
 use crate::rfluxmtx::sender::parse_sender;
 use daylit_bsdf::write::{DataBlock, Direction, Spectrum, Wrap, WrapBasis, Wrapped};
-use daylit_cal::printf::{format_e, format_g_digits};
+use daylit_radfile::printf::{format_e, format_g_digits};
 use daylit_transport::contrib::{BinFn, BinRay, ContribModifier, ContribSpec};
 use daylit_transport::{Options as RenderOptions, Renderer};
 use glam::DVec3;

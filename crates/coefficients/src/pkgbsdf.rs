@@ -9,8 +9,8 @@
 //! behind an `instance`, needs a RADIANCE octree writer, which daylit does not have.)
 
 use daylit_bsdf::{Bsdf, BsdfError, Side};
-use daylit_cal::printf::{format_e, format_g};
 use daylit_cal::RayPath;
+use daylit_radfile::printf::{format_e, format_g};
 use daylit_scene::mgf2rad::{mgf2rad, Options as MgfOptions, Source};
 use std::fmt::Write as _;
 use std::io::Write as _;

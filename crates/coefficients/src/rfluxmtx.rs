@@ -345,7 +345,7 @@ fn parse_direction(s: &str) -> Option<DVec3> {
     let mut v = [0.0; 3];
     let mut rest = &s[i..];
     for (k, slot) in v.iter_mut().enumerate() {
-        let (x, n) = daylit_cal::scan::strtod_prefix(rest)?;
+        let (x, n) = daylit_radfile::scan::strtod_prefix(rest)?;
         *slot = x;
         rest = &rest[n..];
         if k < 2 {
@@ -381,7 +381,7 @@ fn normalize(v: &mut [f64; 3]) -> f64 {
     len
 }
 
-pub use daylit_cal::printf::{format_g, format_g_digits};
+pub use daylit_radfile::printf::{format_g, format_g_digits};
 
 /// The value rcontrib reads back from `%g` text.
 fn via_g(x: f64) -> f64 {

@@ -6,6 +6,7 @@
 //! - [`raster`]: 8-bit and floating-point RGB pictures with rectangles, outlines and text.
 //! - [`legend`]: a vertical colour scale with its numbers beside it or over it.
 //! - [`args`]: falsecolor's own command line.
+//! - [`tonemap`]: natural-looking display pictures of HDR pictures.
 //! - [`picture`]: false-colour pictures of RADIANCE HDR images as `falsecolor` makes them
 //!   (linear or logarithmic scale, contour lines and bands, posterization, legend).
 //!
@@ -24,6 +25,7 @@ pub mod palette;
 pub mod picture;
 pub mod raster;
 pub mod text;
+pub mod tonemap;
 
 pub use palette::Palette;
 pub use picture::{false_colour, Contour, FalseColour, FalseColourError, Options, Scale};

@@ -22,7 +22,7 @@ pub mod rows;
 pub mod write;
 
 pub use error::MatrixError;
-pub use header::{date_lines, parse_header, Format, Header};
+pub use header::{parse_header, Format, Header};
 pub use product::{chain, illuminance, multiply, LUX_WEIGHTS};
 pub use read::{
     is_headerless, read_matrix, read_matrix_file, read_matrix_from, HeaderMode, Loaded, ReadOptions,

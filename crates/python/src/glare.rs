@@ -85,7 +85,7 @@ pub fn write_picture(
         img.view = Some(v);
     }
     guarded(py, move || {
-        daylit_annual::write_atomic(&path, &img.encode(true))
+        daylit_radfile::write_atomic(&path, &img.encode(true))
             .map_err(|e| Fail::new(Kind::Picture, e))
     })
 }

@@ -5,7 +5,8 @@
 
 use crate::error::{Loc, Result, SceneError};
 use crate::parse::parse_real;
-use daylit_cal::printf::{command_line, format_g18 as g};
+use daylit_radfile::header::command_line;
+use daylit_radfile::printf::format_g18 as g;
 use std::f64::consts::PI;
 use std::fmt::Write;
 

@@ -235,8 +235,9 @@ const LETTERS: &[u8] = b"0123456789._ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 /// than one segment (`-r` with `-i`, or with `-n` above 2), smoothing (`-s`) and OBJ output
 /// (`-o`) go through RADIANCE's OBJ library and are refused.
 pub fn genbox_text(args: &[String], loc: &Loc) -> Result<String> {
-    use daylit_cal::printf::{command_line, format_g18 as g};
-    use daylit_cal::scan::atof;
+    use daylit_radfile::header::command_line;
+    use daylit_radfile::printf::format_g18 as g;
+    use daylit_radfile::scan::atof;
     use std::fmt::Write;
     let usage = "genbox: usage: genbox material name xsize ysize zsize [-i] [-b bevel | -r round [-n nsegs]]";
     let err = |m: String| SceneError::at(loc, m);

@@ -93,7 +93,8 @@ pub fn genprism(args: &[String], loc: &Loc) -> Result<Vec<RawPrim>> {
 /// The scene text RADIANCE's `genprism` writes for `args` (as for [`genprism`]: vertices on
 /// the command line, `-l`, `-c`, `-e`; rounded corners and vertices from a file are refused).
 pub fn genprism_text(args: &[String], loc: &Loc) -> Result<String> {
-    use daylit_cal::printf::{command_line, format_g18 as g};
+    use daylit_radfile::header::command_line;
+    use daylit_radfile::printf::format_g18 as g;
     use std::fmt::Write;
     if !is_native(args) && args.len() >= 3 {
         return Err(SceneError::at(

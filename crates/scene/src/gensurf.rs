@@ -8,8 +8,9 @@
 
 use crate::curve::Curve;
 use crate::error::{Loc, Result, SceneError};
-use daylit_cal::printf::{command_line, format_g18 as g};
 use daylit_cal::RayPath;
+use daylit_radfile::header::command_line;
+use daylit_radfile::printf::format_g18 as g;
 use glam::DVec3;
 use std::fmt::Write;
 use std::path::Path;

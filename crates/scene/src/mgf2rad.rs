@@ -13,8 +13,8 @@
 use crate::mgf::color::{self, Color, CMAXWL, CMINWL, CNSS, CWLI, DSPEC};
 use crate::mgf::{err, Code, Geometry, Handler, Input, MgErr, MgfError, State, VERSION};
 use crate::obj2rad::{barycentric, flat_tri, Flatness};
-use daylit_cal::printf::{format_g, format_g18};
-use daylit_cal::scan::atof;
+use daylit_radfile::printf::{format_g, format_g18};
+use daylit_radfile::scan::atof;
 use glam::DVec3;
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -602,7 +602,7 @@ impl Translator {
     }
 
     fn number(w: &str) -> Result<f64, MgErr> {
-        if daylit_cal::scan::is_float(w.as_bytes()) {
+        if daylit_radfile::scan::is_float(w.as_bytes()) {
             Ok(atof(w))
         } else {
             Err(err(

@@ -5,8 +5,9 @@
 //! RADIANCE's form). Materials are the `usemtl` names, else the first group, else `white`.
 
 use crate::objutil::read::resolve;
-use daylit_cal::printf::{command_line, format_g18};
-use daylit_cal::scan::{atof, atoi, is_float};
+use daylit_radfile::header::command_line;
+use daylit_radfile::printf::format_g18;
+use daylit_radfile::scan::{atof, atoi, is_float};
 use glam::DVec3;
 use std::fmt::Write;
 

@@ -18,8 +18,8 @@
 //! rtrace gives the same values on either file.
 
 use crate::types::PrimType;
-use daylit_cal::printf::format_g_digits;
 use daylit_image::codes::encode_direction;
+use daylit_radfile::printf::format_g_digits;
 use std::collections::HashMap;
 
 const FTINY: f64 = 1e-6;

@@ -8,8 +8,9 @@ use crate::load::{generated_text, LoadOptions, TEXT_GENERATORS};
 use crate::types::PrimType;
 use crate::xform::{parse_transform, Transform};
 use crate::Loc;
-use daylit_cal::printf::{format_g, format_g18, word};
-use daylit_cal::scan::{atof, atoi, is_float};
+use daylit_radfile::header::word;
+use daylit_radfile::printf::{format_g, format_g18};
+use daylit_radfile::scan::{atof, atoi, is_float};
 use glam::DVec3;
 use std::path::{Path, PathBuf};
 

@@ -3,14 +3,10 @@
 //! draws the random sequence of primary ray `i`, so a batch equals rtrace's output for the
 //! same rays and options whatever the thread count. Used by the Python bindings.
 
-use crate::irradiance_cache::Prepared;
+use crate::irradiance_cache::{Prepared, MAX_PRIMARIES};
 use crate::{Ctx, Renderer};
 use glam::DVec3;
 use rayon::prelude::*;
-
-/// Primary rays the irradiance cache samples its geometry from at most (a run with more rays
-/// samples every k-th), as rtrace does.
-pub const CACHE_PRIMARIES: usize = 1 << 18;
 
 /// Rays a worker traces between two picks of work (rtrace's output chunk).
 const CHUNK: usize = 64;
@@ -39,7 +35,7 @@ impl Renderer {
         rays: &[(DVec3, DVec3)],
         irradiance: bool,
     ) -> Result<(Vec<DVec3>, Prepared), String> {
-        let stride = rays.len().div_ceil(CACHE_PRIMARIES).max(1);
+        let stride = rays.len().div_ceil(MAX_PRIMARIES).max(1);
         let n = rays.len().div_ceil(stride);
         let prepared = self.prepare_irradiance_cache(n, |r, i, ctx| {
             let (o, d) = rays[i * stride];

@@ -32,6 +32,7 @@ pub mod picture;
 pub mod portals;
 pub mod prism;
 pub mod ray;
+pub mod rendering;
 pub mod sensor;
 pub mod source;
 pub mod spectral;

@@ -14,7 +14,7 @@
 //! alternate, and the surface itself. Everything not selected passes through unchanged.
 
 use crate::Renderer;
-use daylit_cal::printf::{format_e, format_g18};
+use daylit_radfile::printf::{format_e, format_g18};
 use daylit_scene::parse::RawPrim;
 use daylit_scene::PrimType;
 use glam::DVec3;

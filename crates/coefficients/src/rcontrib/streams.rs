@@ -4,7 +4,7 @@
 //! target, renamed into place at the end).
 
 use super::{invalid, io_err, ContribError, ContribJob, OutputFormat, Warning};
-use daylit_cal::printf::pad;
+use daylit_radfile::printf::pad;
 use glam::DVec3;
 use std::collections::HashMap;
 use std::io::Write;
@@ -162,7 +162,7 @@ fn header(s: &Stream, job: &ContribJob) -> String {
     h += &job.command;
     h.push('\n');
     h += &format!("SOFTWARE= daylit {}\n", env!("CARGO_PKG_VERSION"));
-    for l in daylit_matrix::header::date_lines() {
+    for l in daylit_radfile::header::date_lines() {
         h += &l;
         h.push('\n');
     }

@@ -8,8 +8,8 @@
 
 pub mod lamps;
 
-use daylit_cal::printf::format_g;
-use daylit_cal::scan::{atof, atoi, is_float};
+use daylit_radfile::printf::format_g;
+use daylit_radfile::scan::{atof, atoi, is_float};
 pub use lamps::{Lamp, LampTable, BUILTIN_LAMP_TABLE};
 
 /// Smallest luminaire dimension, m (a point source is a sphere of this diameter).

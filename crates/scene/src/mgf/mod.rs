@@ -15,8 +15,8 @@ pub mod xf;
 
 use crate::obj2rad::normalize;
 use color::{Color, Drand48};
-use daylit_cal::printf::format_g_digits;
-use daylit_cal::scan::{atof, atoi, is_float};
+use daylit_radfile::printf::format_g_digits;
+use daylit_radfile::scan::{atof, atoi, is_float};
 use glam::DVec3;
 use std::collections::HashMap;
 use std::fmt;

@@ -2,7 +2,7 @@
 //! `-a` for arrays) as a 4×4 matrix acting on row vectors (`p' = p M`, RADIANCE's layout),
 //! with the scale factor and whether the transform mirrors (reverses vertex order).
 
-use daylit_cal::scan::{atof, atoi, is_float};
+use daylit_radfile::scan::{atof, atoi, is_float};
 
 /// A 4×4 matrix, rows first; points are row vectors multiplied on the left.
 pub type Mat4 = [[f64; 4]; 4];

@@ -7,7 +7,7 @@
 //! or fewer, change nothing.
 
 use super::{ObjScene, FACE_DEGENERATE, FTINY};
-use daylit_cal::printf::format_e;
+use daylit_radfile::printf::format_e;
 
 /// Do two coordinates differ by more than `eps` (relatively, unless the second is zero)?
 fn differ(a: f64, b: f64, eps: f64) -> bool {

@@ -404,7 +404,7 @@ pub fn run(sc: &mut ObjScene, o: &Options) -> String {
         if n > 0 {
             sc.comments.push(format!(
                 "Coalesced {n} vertices with epsilon of {}",
-                daylit_cal::printf::format_g(eps)
+                daylit_radfile::printf::format_g(eps)
             ));
         }
     }

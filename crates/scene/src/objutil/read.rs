@@ -8,7 +8,7 @@
 //! RADIANCE's "Wavefront syntax error" at the statement's last line.
 
 use super::{Corner, ObjScene};
-use daylit_cal::scan::{atof, atoi, is_float};
+use daylit_radfile::scan::{atof, atoi, is_float};
 
 /// What one file added: its unrecognized statements' first words.
 #[derive(Debug, Default)]

@@ -9,7 +9,7 @@
 
 use super::{ObjScene, FACE_DEGENERATE, FACE_RESERVED};
 use crate::obj2rad::barycentric;
-use daylit_cal::printf::{format_g18, format_g_digits};
+use daylit_radfile::printf::{format_g18, format_g_digits};
 use glam::DVec3;
 use std::fmt::Write;
 

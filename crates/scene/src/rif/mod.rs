@@ -8,8 +8,8 @@
 mod options;
 mod views;
 
-use daylit_cal::printf::format_g_digits;
-use daylit_cal::scan::is_float;
+use daylit_radfile::printf::format_g_digits;
+use daylit_radfile::scan::is_float;
 
 /// An error in a rad input file or a variable's value, worded as RADIANCE's rad words it.
 #[derive(Debug, thiserror::Error)]

@@ -3,8 +3,8 @@
 //! reporting, a variable's program and options.
 
 use super::{leading_int, leading_number, Level, RenderOptions, Resolution, Rif, RifError, Var};
-use daylit_cal::printf::format_g_digits;
-use daylit_cal::scan::{atof, atoi};
+use daylit_radfile::printf::format_g_digits;
+use daylit_radfile::scan::{atof, atoi};
 
 impl Rif {
     /// The ambient value: from EXPOSURE (a multiplier, or f-stops when signed), else 10 for

@@ -2,8 +2,8 @@
 //! vector of UP, and the selection of `rad -v`.
 
 use super::{first_word, is_integer, Rif, RifError, Var};
-use daylit_cal::printf::format_g_digits;
-use daylit_cal::scan::atoi;
+use daylit_radfile::printf::format_g_digits;
+use daylit_radfile::scan::atoi;
 
 impl Rif {
     /// The up axis UP names: 1, 2, 3 for X, Y, Z, negative for `-X` …, 0 when not set.

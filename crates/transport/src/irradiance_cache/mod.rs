@@ -726,6 +726,10 @@ fn uncovered(rd: &Renderer, cands: Vec<Candidate>, level: &Level, p: &Params) ->
         .collect()
 }
 
+/// Primary rays a cache samples its geometry from at most (a run with more rays samples every
+/// k-th).
+pub const MAX_PRIMARIES: usize = 1 << 18;
+
 /// What [`Renderer::prepare_irradiance_cache`] did.
 #[derive(Debug, Default)]
 pub struct Prepared {

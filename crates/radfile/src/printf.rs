@@ -55,43 +55,6 @@ pub fn format_g18(x: f64) -> String {
     format!("{:>18}", format_g_digits(x, 12))
 }
 
-/// A command line as RADIANCE's programs write it (`printargs`): words joined by spaces, a
-/// word quoted when it is empty, holds white space, or holds a quote after its first
-/// character and before its last (then in the other kind of quote).
-pub fn command_line(program: &str, args: &[String]) -> String {
-    let mut line = program.to_string();
-    for a in args {
-        line.push(' ');
-        line.push_str(&word(a));
-    }
-    line
-}
-
-/// One word as RADIANCE's `fputword` writes it: quoted when it is empty, holds white space, or
-/// holds a quote after its first character and before its last (then in the other kind of
-/// quote).
-pub fn word(a: &str) -> String {
-    let b = a.as_bytes();
-    let mut quote = None;
-    let mut space = false;
-    for (i, &c) in b.iter().enumerate() {
-        let inner = i > 0 && i + 1 < b.len();
-        if c.is_ascii_whitespace() {
-            space = true;
-        } else if inner && c == b'"' {
-            quote = Some('\'');
-        } else if inner && c == b'\'' {
-            quote = Some('"');
-        }
-    }
-    if a.is_empty() || space || quote.is_some() {
-        let q = quote.unwrap_or('"');
-        format!("{q}{a}{q}")
-    } else {
-        a.to_string()
-    }
-}
-
 /// printf-style padding of `v` by `flags` (the flags and width of a conversion, as in
 /// `%-08d`): the width, `-` to left-align, `0` to zero-fill numbers.
 pub fn pad(v: String, flags: &str, number: bool) -> String {
@@ -109,5 +72,18 @@ pub fn pad(v: String, flags: &str, number: bool) -> String {
         "0".repeat(fill) + &v
     } else {
         " ".repeat(fill) + &v
+    }
+}
+
+/// A number as C's `%.Ne` writes it (`1.500000e+00`): RADIANCE's programs print this way and
+/// scripts that read their output expect it.
+pub fn c_exp(v: f64, decimals: usize) -> String {
+    let s = format!("{v:.decimals$e}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let n: i32 = e.parse().unwrap_or(0);
+            format!("{m}e{}{:02}", if n < 0 { '-' } else { '+' }, n.abs())
+        }
+        None => s,
     }
 }

@@ -8,8 +8,10 @@
 //! traced once (blocks share edges) on all cores, and each pixel's random sequence depends only
 //! on its index, so the picture does not depend on the thread count.
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
+
+/// Hears progress: called with the number of scanlines (or their equivalent) just finished.
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 
 /// A traced pixel: its colour and the distance to what it shows.
 pub type Sample = ([f32; 3], f64);
@@ -35,7 +37,7 @@ fn corners(n: usize, step: usize) -> Vec<usize> {
 /// every pixel when `ps <= 1`; returns the colours and the distances (rpict's z-buffer), both
 /// interpolated alike where pixels are not traced. `init` makes the working state each worker reuses. `refine`
 /// hears the pixels of each level of refinement (indices `row × xres + col`) before they are
-/// traced: rpict extends its irradiance cache there. `bar`, if any, advances by one per row
+/// traced: rpict extends its irradiance cache there. `progress`, if any, hears one per row
 /// of blocks or scanline.
 pub fn fill<S, I, F, R>(
     xres: usize,
@@ -44,7 +46,7 @@ pub fn fill<S, I, F, R>(
     init: I,
     trace: F,
     mut refine: R,
-    bar: Option<&ProgressBar>,
+    progress: Option<Progress>,
 ) -> (Vec<[f32; 3]>, Vec<f32>)
 where
     I: Fn() -> S + Sync + Send,
@@ -61,8 +63,8 @@ where
                         (c, d as f32)
                     })
                     .collect();
-                if let Some(b) = bar {
-                    b.inc(1);
+                if let Some(p) = progress {
+                    p(1);
                 }
                 line
             })
@@ -117,14 +119,14 @@ where
         refine(&new);
         pic.trace_at(&new, xres, &init, &trace);
         cells = busy.iter().flat_map(Cell::children).collect();
-        if let Some(b) = bar {
+        if let Some(p) = progress {
             // Each level of refinement stands for half the scanlines left.
             let share = if cells.is_empty() {
                 yres - rows_done
             } else {
                 (yres - rows_done) / 2
             };
-            b.inc(share as u64);
+            p(share as u64);
             rows_done += share;
         }
     }

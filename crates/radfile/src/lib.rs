@@ -1,0 +1,18 @@
+//! RADIANCE's file conventions, in one place for every program and crate that reads or writes
+//! RADIANCE's files:
+//!
+//! - [`header`]: the information header (`#?RADIANCE`, the command lines that made a file,
+//!   `CAPDATE=`/`GMT=`), and command lines quoted as RADIANCE writes them;
+//! - [`printf`]: numbers as C's `printf` writes them (`%g`, `%.Ng`, `%18.12g`, `%.Ne`);
+//! - [`scan`]: numbers as C's `atof`/`strtod` read them;
+//! - [`atomic`]: output written to a temporary file and renamed into place when complete.
+//!
+//! Matrix and picture headers add their own lines (`NROWS=`, `FORMAT=`, `VIEW=`, …); their
+//! readers live with those data (`daylit-matrix`, `daylit-image`).
+
+pub mod atomic;
+pub mod header;
+pub mod printf;
+pub mod scan;
+
+pub use atomic::{write_atomic, write_atomic_with, AtomicError};
