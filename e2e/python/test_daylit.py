@@ -275,3 +275,40 @@ def test_example_map(tmp_path):
         sys.argv = argv
     assert png.stat().st_size > 10000
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_binary_scene_file_traces_the_same(cli, tmp_path):
+    """A scene compiled by `daylit oconv` loads and traces as its text files do."""
+    oct_path = tmp_path / "office.oct"
+    cli("oconv", "-o", oct_path, *SCENE)
+    opts = dict(ab=1, ad=64, aa=0)
+    text = daylit.Scene(SCENE).trace(RAYS, **opts)
+    assert np.array_equal(daylit.Scene(oct_path).trace(RAYS, **opts), text)
+
+
+def test_trace_releases_the_gil():
+    """Another Python thread keeps running while a long trace works."""
+    import threading
+    import time
+
+    scene = daylit.Scene(SCENE, ab=2, ad=256, aa=0)
+    rays = np.tile(RAYS[:4], (1500, 1))
+    done = threading.Event()
+    result = {}
+
+    def work():
+        result["values"] = scene.trace(rays)
+        done.set()
+
+    t0 = time.perf_counter()
+    worker = threading.Thread(target=work)
+    worker.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    elapsed = time.perf_counter() - t0
+    assert result["values"].shape == (6000, 3)
+    # with the GIL held, this thread could not have run at all during the trace
+    assert elapsed < 0.05 or ticks >= 5, (elapsed, ticks)
