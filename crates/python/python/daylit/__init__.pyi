@@ -1,6 +1,7 @@
 """Type stubs of daylit's Python package (the native module daylit._daylit)."""
 
 import os
+import pathlib
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -52,7 +53,7 @@ class Scene:
         **options: Any,
     ) -> None: ...
     @property
-    def files(self) -> List[str]:
+    def files(self) -> List[pathlib.Path]:
         """The scene files, in the order they were read."""
     def __len__(self) -> int: ...
     def trace(
