@@ -314,3 +314,31 @@ def test_trace_releases_the_gil():
     assert result["values"].shape == (6000, 3)
     # with the GIL held, this thread could not have run at all during the trace
     assert elapsed < 0.05 or ticks >= 5, (elapsed, ticks)
+
+
+def test_annual_takes_sensor_arrays_files_and_schedules(annual_run, tmp_path):
+    """The same sensors given as an array or a sensor file, and the default schedule given
+    as a DAYSIM CSV, give the same result as the floor grid with the default schedule."""
+    _, scene, weather, py = annual_run
+    args = dict(ab=2, ad=64, seed=5)
+    by_array = daylit.annual(scene, weather, sensors=py["sensors"], **args)
+    pts = tmp_path / "grid.pts"
+    pts.write_text("".join(" ".join(repr(float(x)) for x in r) + "\n" for r in py["sensors"]))
+    assert np.array_equal(daylit.read_sensors(pts), py["sensors"])
+    occupied = (weather.hour > 8) & (weather.hour < 18)
+    csv = tmp_path / "schedule.csv"
+    csv.write_text(
+        "".join(
+            f"{m},{d},{h},{int(o)}\n"
+            for m, d, h, o in zip(weather.month, weather.day, weather.hour, occupied)
+        )
+    )
+    by_file = daylit.annual(scene, weather, sensors=pts, schedule=str(csv), **args)
+    for r in (by_array, by_file):
+        assert np.array_equal(r["illuminance"], py["illuminance"])
+        assert r["sDA"] == py["sDA"] and r["ASE"] == py["ASE"]
+        assert r["per_sensor"] == py["per_sensor"]
+    with pytest.raises(daylit.OptionsError, match="one of them"):
+        daylit.annual(scene, weather, **args)
+    with pytest.raises(daylit.OptionsError, match="method"):
+        daylit.annual(scene, weather, floor="floor", method="4phase")
