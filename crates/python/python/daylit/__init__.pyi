@@ -1,0 +1,4 @@
+__version__: str
+
+def version() -> str:
+    """The version of the daylit library this module was built from."""
