@@ -10,7 +10,7 @@
 
 use crate::coefficients::{Coefficients, Sensor};
 use crate::sender::SkyRenderer;
-use crate::shards::{run_plan, Layout, Plan, ShardError, Year};
+use crate::shards::{run_plan, Layout, Plan, Year};
 use daylit_sky::gendaymtx::{MatrixError, SkyMatrix};
 use daylit_sky::patches::Subdivision;
 use daylit_sky::weather::Weather;
@@ -104,15 +104,19 @@ pub fn annual_illuminance(
     sensors: &[Sensor],
     weather: &Weather,
     progress: &(dyn Fn(Stage) + Sync),
-) -> Result<AnnualIlluminance, ShardError> {
+) -> Result<AnnualIlluminance, MatrixError> {
     // Sky matrices come in Reinhart patches only.
     let mf = match sky.patches {
         Subdivision::Reinhart(mf) => mf,
-        Subdivision::ShirleyChiu(n) => return Err(MatrixError::Subdivision(n).into()),
+        Subdivision::ShirleyChiu(n) => return Err(MatrixError::Subdivision(n)),
     };
-    let year = Year::new(weather, mf, 1)?;
-    let plan = Plan::new(sensors.len(), sky.patches.len(), 1, &Layout::WHOLE)?;
-    run_plan(sky, sensors, &year, &plan, progress)
+    let patches = sky.patches.len();
+    let one_block = std::iter::once(0..patches).collect();
+    let year = Year::with_blocks(weather, mf, one_block)?;
+    let plan =
+        Plan::new(sensors.len(), patches, 1, &Layout::WHOLE).expect("one block of a sky's patches");
+    Ok(run_plan(sky, sensors, &year, &plan, progress)
+        .expect("one shard of every sensor and patch fits its own study"))
 }
 
 /// A sky matrix as a matrix of patches × steps, RGB (it is stored step by step).

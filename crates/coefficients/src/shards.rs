@@ -370,6 +370,22 @@ impl Year {
     /// The sky matrices (whole sky, sun only) and suns of `weather` on Reinhart `mf`, with the
     /// patches cut into `patch_blocks` canonical blocks.
     pub fn new(weather: &Weather, mf: u32, patch_blocks: usize) -> Result<Year, ShardError> {
+        if mf == 0 || mf > 30 {
+            return Err(ShardError::Settings(format!(
+                "mf {mf}: the Reinhart subdivision must be 1 to 30"
+            )));
+        }
+        let patches = Subdivision::Reinhart(mf).len();
+        let plan = Plan::new(0, patches, patch_blocks, &Layout::WHOLE)?;
+        Ok(Year::with_blocks(weather, mf, plan.blocks)?)
+    }
+
+    /// [`Year::new`] with the blocks given (contiguous patch ranges in order, covering all).
+    pub(crate) fn with_blocks(
+        weather: &Weather,
+        mf: u32,
+        blocks: Vec<Range<usize>>,
+    ) -> Result<Year, MatrixError> {
         let full_opts = SkyOptions {
             mf,
             ..SkyOptions::default()
@@ -378,13 +394,12 @@ impl Year {
         sun_opts.sun_only();
         let full = sky_matrix(weather, &full_opts)?;
         let sun_only = sky_matrix(weather, &sun_opts)?;
-        let plan = Plan::new(0, full.rows, patch_blocks, &Layout::WHOLE)?;
         Ok(Year {
             steps: full.columns,
             suns: step_suns(weather, &full_opts),
             full: SkyPlanes::new(&full),
             sun_only: SkyPlanes::new(&sun_only),
-            blocks: plan.blocks,
+            blocks,
         })
     }
 

@@ -134,6 +134,29 @@ fn shards_merge_to_the_single_process_year_bit_for_bit() {
     let weather = daylit_sky::weather::read_weather(&one.weather).unwrap();
     let single = annual_illuminance(&sky, &one.sensors, &weather, &|_| {}).unwrap();
     assert!(single.total.iter().any(|&v| v > 100.0), "a lit year");
+    // The canonical sums agree with dctimestep's product (daylit-matrix, blocked by faer)
+    // up to the order of the f64 sum: the f32 results within one or two units in the last place.
+    let sky_mtx = daylit_sky::gendaymtx::sky_matrix(&weather, &Default::default()).unwrap();
+    let mut s = vec![0.0f32; sky_mtx.rows * sky_mtx.columns * 3];
+    for c in 0..sky_mtx.columns {
+        for p in 0..sky_mtx.rows {
+            let v = sky_mtx.data[c * sky_mtx.rows + p];
+            s[(p * sky_mtx.columns + c) * 3..][..3].copy_from_slice(&v);
+        }
+    }
+    let s = daylit_matrix::Matrix::new(sky_mtx.rows, sky_mtx.columns, 3, s).unwrap();
+    let dc = &single.coefficients;
+    let a = daylit_matrix::Matrix::new(
+        dc.sensors,
+        dc.bins,
+        3,
+        dc.total.iter().flatten().copied().collect(),
+    )
+    .unwrap();
+    let faer = daylit_matrix::illuminance(&a, &s).unwrap().into_data();
+    for (x, y) in single.two_phase.iter().zip(&faer) {
+        assert!((x - y).abs() <= 2.5e-7 * x.abs(), "{x} {y}");
+    }
 
     let prepared = Prepared::new(&one).unwrap();
     for layout in [(1, 1), (7, 1), (n - 1, 1)] {

@@ -5,6 +5,8 @@
 
 use pyo3::prelude::*;
 
+mod shards;
+
 /// The version of the daylit library this module was built from.
 #[pyfunction]
 fn version() -> &'static str {
@@ -16,5 +18,6 @@ fn version() -> &'static str {
 fn _daylit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    shards::register(m)?;
     Ok(())
 }

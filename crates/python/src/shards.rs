@@ -1,0 +1,264 @@
+//! Bindings of `daylit_coefficients::shards` (issue 21 item 3): an annual study, its shards and
+//! their results as `bytes` (postcard-encoded), so that any task system can ship them between
+//! processes; `daylit.distributed` runs them as Dask tasks. Each worker process loads a study
+//! once (the scene, its sky sender and the year's sky matrices) and keeps it for the next shard
+//! of the same study. The GIL is released while shards trace and multiply.
+
+use daylit_coefficients::shards::{
+    decode, encode, merge, Layout, Partial, Plan, Prepared, ProductShard, SensorShard, ShardError,
+    Study, Traced,
+};
+use daylit_coefficients::{AnnualIlluminance, Sensor, TraceSettings};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// A shard error as a Python exception: bad settings, mismatched shards and undecodable bytes
+/// are `ValueError`s; files that cannot be read or traced `RuntimeError`s. The message carries
+/// the library's location (file, line, what was expected).
+fn to_py(e: ShardError) -> PyErr {
+    match e {
+        ShardError::Settings(_) | ShardError::Mismatch(_) | ShardError::Decode { .. } => {
+            PyValueError::new_err(e.to_string())
+        }
+        _ => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// The study this process loaded last, by its encoded bytes.
+static LOADED: Mutex<Option<(Vec<u8>, Arc<Prepared>)>> = Mutex::new(None);
+
+/// The loaded study of `bytes`, loading it when it is not the one kept.
+fn prepared(bytes: &[u8]) -> Result<Arc<Prepared>, ShardError> {
+    let mut kept = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((b, p)) = kept.as_ref() {
+        if b == bytes {
+            return Ok(p.clone());
+        }
+    }
+    let study: Study = decode(bytes, "annual study")?;
+    let p = Arc::new(Prepared::new(&study)?);
+    *kept = Some((bytes.to_vec(), p.clone()));
+    Ok(p)
+}
+
+/// shard_study(scene, sensors, weather, *, ab=10, ad=4096, lw=1e-5, seed=1, mf=1,
+/// patch_blocks=1, allow_commands=False, raypath=None) -> bytes
+///
+/// An annual two-phase study, encoded: scene files, sensors (an N×6 float64 array of `x y z dx
+/// dy dz`), a weather file (EPW, WEA, TMY3 CSV), the tracing settings of `daylit annual`, the
+/// Reinhart subdivision and the number of canonical patch blocks its products are summed in.
+/// Paths must be readable by every worker. Settings are checked here; files when a worker
+/// loads the study.
+#[pyfunction]
+#[pyo3(signature = (scene, sensors, weather, *, ab=10, ad=4096, lw=1e-5, seed=1, mf=1,
+    patch_blocks=1, allow_commands=false, raypath=None))]
+#[allow(clippy::too_many_arguments)]
+fn shard_study<'py>(
+    py: Python<'py>,
+    scene: Vec<PathBuf>,
+    sensors: PyReadonlyArray2<'py, f64>,
+    weather: PathBuf,
+    ab: u32,
+    ad: u32,
+    lw: f64,
+    seed: u64,
+    mf: u32,
+    patch_blocks: usize,
+    allow_commands: bool,
+    raypath: Option<Vec<PathBuf>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let shape = sensors.shape();
+    if shape.len() != 2 || shape[1] != 6 {
+        return Err(PyValueError::new_err(format!(
+            "sensors: expected an N×6 array (x y z dx dy dz per row), got shape {shape:?}"
+        )));
+    }
+    let flat = sensors.as_slice().map(|s| s.to_vec()).unwrap_or_else(|_| {
+        let a = sensors.as_array();
+        a.iter().copied().collect()
+    });
+    let mut list = Vec::with_capacity(shape[0]);
+    for (i, row) in flat.chunks_exact(6).enumerate() {
+        let normal = glam::DVec3::new(row[3], row[4], row[5]);
+        if row.iter().any(|v| !v.is_finite()) || normal.length_squared() == 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "sensors row {i}: expected finite numbers and a non-zero direction, got {row:?}"
+            )));
+        }
+        let mut s = Sensor::from([row[0], row[1], row[2], row[3], row[4], row[5]]);
+        s.normal = s.normal.normalize();
+        list.push(s);
+    }
+    let study = Study {
+        scene,
+        allow_commands,
+        raypath,
+        sensors: list,
+        weather,
+        trace: TraceSettings { ab, ad, lw, seed },
+        mf,
+        patch_blocks,
+    };
+    study.plan(&Layout::WHOLE).map_err(to_py)?;
+    Ok(PyBytes::new(py, &encode(&study)))
+}
+
+/// shard_plan(study, sensors_per_shard, patch_blocks_per_shard=1)
+///     -> (plan, sensor_shards, product_shards)
+///
+/// Cuts an encoded study into shards: the encoded plan (for `shard_merge`), the encoded sensor
+/// shards in order, and the product shards as `(index of their sensor shard, encoded shard)`.
+#[pyfunction]
+#[pyo3(signature = (study, sensors_per_shard, patch_blocks_per_shard=1))]
+#[allow(clippy::type_complexity)]
+fn shard_plan<'py>(
+    py: Python<'py>,
+    study: &[u8],
+    sensors_per_shard: usize,
+    patch_blocks_per_shard: usize,
+) -> PyResult<(
+    Bound<'py, PyBytes>,
+    Vec<Bound<'py, PyBytes>>,
+    Vec<(usize, Bound<'py, PyBytes>)>,
+)> {
+    let study: Study = decode(study, "annual study").map_err(to_py)?;
+    let plan = study
+        .plan(&Layout {
+            sensors_per_shard,
+            patch_blocks_per_shard,
+        })
+        .map_err(to_py)?;
+    let sensor_shards = plan
+        .sensor_shards
+        .iter()
+        .map(|s| PyBytes::new(py, &encode(s)))
+        .collect();
+    let product_shards = plan
+        .product_shards
+        .iter()
+        .map(|p| (p.sensor_shard, PyBytes::new(py, &encode(p))))
+        .collect();
+    Ok((
+        PyBytes::new(py, &encode(&plan)),
+        sensor_shards,
+        product_shards,
+    ))
+}
+
+/// shard_trace(study, shard) -> bytes
+///
+/// Traces a sensor shard of an encoded study (its daylight coefficients and direct sun); the
+/// result, encoded, goes to `shard_product` and `shard_merge`. The same study and shard give the
+/// same bytes in any process.
+#[pyfunction]
+fn shard_trace<'py>(py: Python<'py>, study: &[u8], shard: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let (study, shard) = (study.to_vec(), shard.to_vec());
+    let out = py
+        .detach(move || -> Result<Vec<u8>, ShardError> {
+            let shard: SensorShard = decode(&shard, "sensor shard")?;
+            let traced = prepared(&study)?.trace(&shard, &|_| {})?;
+            Ok(encode(&traced))
+        })
+        .map_err(to_py)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// shard_product(study, traced, shard) -> bytes
+///
+/// Multiplies a traced sensor shard by the sky matrices over a product shard's patch blocks;
+/// the encoded result goes to `shard_merge`.
+#[pyfunction]
+fn shard_product<'py>(
+    py: Python<'py>,
+    study: &[u8],
+    traced: &[u8],
+    shard: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (study, traced, shard) = (study.to_vec(), traced.to_vec(), shard.to_vec());
+    let out = py
+        .detach(move || -> Result<Vec<u8>, ShardError> {
+            let shard: ProductShard = decode(&shard, "product shard")?;
+            let traced: Traced = decode(&traced, "traced sensor shard")?;
+            let partial = prepared(&study)?.product(&traced, &shard)?;
+            Ok(encode(&partial))
+        })
+        .map_err(to_py)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// The year as a dict of float32 arrays, sensors × steps (lux): `total`, `two_phase`,
+/// `direct_sun`.
+fn year_dict<'py>(py: Python<'py>, y: AnnualIlluminance) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let shape = [y.sensors, y.steps];
+    for (name, v) in [
+        ("total", y.total),
+        ("two_phase", y.two_phase),
+        ("direct_sun", y.direct_sun),
+    ] {
+        d.set_item(name, PyArray1::from_vec(py, v).reshape(shape)?)?;
+    }
+    Ok(d)
+}
+
+/// shard_merge(plan, traced, partials) -> dict
+///
+/// Merges the encoded results of every shard of a plan (any order) into the study's year:
+/// `total`, `two_phase` and `direct_sun`, float32 arrays of sensors × steps in lux, equal bit
+/// for bit to `shard_run` of the same study. Missing, repeated or foreign results are errors.
+#[pyfunction]
+fn shard_merge<'py>(
+    py: Python<'py>,
+    plan: &[u8],
+    traced: Vec<Vec<u8>>,
+    partials: Vec<Vec<u8>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let plan = plan.to_vec();
+    let year = py
+        .detach(move || -> Result<AnnualIlluminance, ShardError> {
+            let plan: Plan = decode(&plan, "shard plan")?;
+            let traced = traced
+                .iter()
+                .map(|b| decode::<Traced>(b, "traced sensor shard"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let partials = partials
+                .iter()
+                .map(|b| decode::<Partial>(b, "product shard result"))
+                .collect::<Result<Vec<_>, _>>()?;
+            merge(&plan, &traced, &partials)
+        })
+        .map_err(to_py)?;
+    year_dict(py, year)
+}
+
+/// shard_run(study) -> dict
+///
+/// The whole study in this process (every thread), as one shard of everything: what a
+/// distributed run of the same study must equal. Same dict as `shard_merge`.
+#[pyfunction]
+fn shard_run<'py>(py: Python<'py>, study: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    let study = study.to_vec();
+    let year = py
+        .detach(move || -> Result<AnnualIlluminance, ShardError> {
+            let s: Study = decode(&study, "annual study")?;
+            let plan = s.plan(&Layout::WHOLE)?;
+            prepared(&study)?.run(&plan, &|_| {})
+        })
+        .map_err(to_py)?;
+    year_dict(py, year)
+}
+
+/// Adds the shard functions to the native module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(shard_study, m)?)?;
+    m.add_function(wrap_pyfunction!(shard_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(shard_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(shard_product, m)?)?;
+    m.add_function(wrap_pyfunction!(shard_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(shard_run, m)?)?;
+    Ok(())
+}
