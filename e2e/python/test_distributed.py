@@ -48,7 +48,7 @@ def cluster():
         n_workers=2,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         env={"RAYON_NUM_THREADS": "1"},
     ) as c, Client(c) as client:
         yield client

@@ -140,7 +140,7 @@ def run_annual(
             n_workers=n_workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             env={"RAYON_NUM_THREADS": str(threads)},
         )
         own = (cluster, Client(cluster))
