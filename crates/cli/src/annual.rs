@@ -3,12 +3,11 @@
 
 use crate::SceneArgs;
 use anyhow::{bail, Context};
-use daylit_annual::report::WindowStates;
 use daylit_annual::{compute, maps, report, Illuminance, MetricOptions, Schedule, SensorSet};
-use daylit_coefficients::phases::{annual_phases, Method, PhaseSettings, ShadeControl};
-use daylit_coefficients::{annual_illuminance, sky_scene, Sensor, Stage, TraceSettings};
-use daylit_scene::{LoadOptions, PrimType};
-use daylit_sky::patches::Subdivision;
+use daylit_coefficients::phases::{Method, PhaseSettings, ShadeControl};
+use daylit_coefficients::study::{annual_year, method_name, resolve_method, MethodChoice};
+use daylit_coefficients::{Sensor, Stage, TraceSettings};
+use daylit_scene::LoadOptions;
 use glam::DVec3;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -190,27 +189,9 @@ fn floor_polygon(
     name: &str,
 ) -> anyhow::Result<Vec<[f64; 3]>> {
     let scene = daylit_scene::load_scene(files, load)?;
-    let p = scene
-        .prims
-        .iter()
-        .rev()
-        .find(|p| p.name == name && p.ptype == PrimType::Polygon)
-        .with_context(|| format!("--floor: no polygon named '{name}' in the scene"))?;
-    Ok(p.fargs
-        .chunks_exact(3)
-        .map(|c| [c[0], c[1], c[2]])
-        .collect())
-}
-
-/// Whether a surface of the scene has a `BSDF` or `aBSDF` material.
-fn has_bsdf_windows(files: &[PathBuf], load: &LoadOptions) -> anyhow::Result<bool> {
-    let scene = daylit_scene::load_scene(files, load)?;
-    let found = scene.surfaces().any(|id| {
-        scene
-            .material_of(scene.prim(id).modifier)
-            .is_some_and(|m| matches!(scene.prim(m).ptype, PrimType::Bsdf | PrimType::ABsdf))
-    });
-    Ok(found)
+    scene
+        .polygon_vertices(name)
+        .with_context(|| format!("--floor: no polygon named '{name}' in the scene"))
 }
 
 /// Writes the hourly illuminance as a RADIANCE ASCII matrix (sensors × steps, lux).
@@ -264,7 +245,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         lw: a.lw,
         seed: a.seed,
     };
-    let opts = trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
+    trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
     let sensors: Vec<Sensor> = set
         .sensors
         .iter()
@@ -273,12 +254,13 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             normal: DVec3::from_array(s.direction).normalize(),
         })
         .collect();
-    let method = match a.method.as_str() {
-        "2phase" => None,
-        "3phase" => Some(Method::ThreePhase),
-        "5phase" => Some(Method::FivePhase),
-        _ => has_bsdf_windows(&a.scene.files, &load)?.then_some(Method::FivePhase),
+    let choice = match a.method.as_str() {
+        "2phase" => MethodChoice::TwoPhase,
+        "3phase" => MethodChoice::Matrix(Method::ThreePhase),
+        "5phase" => MethodChoice::Matrix(Method::FivePhase),
+        _ => MethodChoice::Auto,
     };
+    let method = resolve_method(&a.scene.files, &load, choice)?;
     if method.is_none() && !a.states.is_empty() {
         bail!("--state: window states belong to the 3phase and 5phase methods (the scene has no BSDF windows, or --method 2phase was given)");
     }
@@ -306,64 +288,32 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             b.inc(1);
         }
     };
-    let (year_total, year_sun, steps, groups) = match method {
-        None => {
-            let sky = sky_scene(&a.scene.files, &load, opts, Subdivision::Reinhart(a.mf))?;
-            let y = annual_illuminance(&sky, &sensors, &weather, &progress)?;
-            (y.total, y.direct_sun, y.steps, Vec::new())
-        }
-        Some(m) => {
-            let settings = PhaseSettings {
-                method: m,
-                trace,
-                d_samples: a.window_samples.max(1),
-                sun_samples: a.sun_samples.max(1),
-                mf: a.mf,
-                states: a.states.clone(),
-                shade: match &a.shade_schedule {
-                    Some(f) => ShadeControl::Schedule(f.clone()),
-                    None => rule,
-                },
-            };
-            let y = annual_phases(
-                &a.scene.files,
-                &load,
-                &settings,
-                &sensors,
-                &weather,
-                &progress,
-            )?;
-            (y.total, y.direct_sun, y.steps, y.groups)
-        }
+    let settings = PhaseSettings {
+        method: Method::ThreePhase,
+        trace,
+        d_samples: a.window_samples.max(1),
+        sun_samples: a.sun_samples.max(1),
+        mf: a.mf,
+        states: a.states.clone(),
+        shade: match &a.shade_schedule {
+            Some(f) => ShadeControl::Schedule(f.clone()),
+            None => rule,
+        },
     };
+    let year = annual_year(
+        &a.scene.files,
+        &load,
+        method,
+        &settings,
+        &sensors,
+        &weather,
+        &progress,
+    )?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let windows: Vec<WindowStates> = groups
-        .iter()
-        .map(|g| WindowStates {
-            group: g.name.clone(),
-            occupied_hours: g
-                .states
-                .iter()
-                .enumerate()
-                .map(|(k, name)| {
-                    let hours = g
-                        .chosen
-                        .iter()
-                        .zip(schedule.flags())
-                        .filter(|(c, o)| **c == k && **o)
-                        .count();
-                    (name.clone(), hours)
-                })
-                .collect(),
-        })
-        .collect();
-    let method_name = match method {
-        None => "2phase",
-        Some(Method::ThreePhase) => "3phase",
-        Some(Method::FivePhase) => "5phase",
-    };
+    let windows = year.window_states(&schedule);
+    let method_name = method_name(method);
 
     let metric_opts = MetricOptions {
         da_threshold: a.threshold,
@@ -371,8 +321,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         udi_upper: a.udi.1,
         ..MetricOptions::default()
     };
-    let total = Illuminance::sensor_major(&year_total, sensors.len(), steps);
-    let sun = Illuminance::sensor_major(&year_sun, sensors.len(), steps);
+    let (steps, year_total) = (year.steps, &year.total);
+    let total = Illuminance::sensor_major(year_total, sensors.len(), steps);
+    let sun = Illuminance::sensor_major(&year.direct_sun, sensors.len(), steps);
     let m = compute(&total, Some(&sun), &schedule, &metric_opts)?;
 
     println!("{}", report::summary(&m));
@@ -388,7 +339,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &a.ill {
-        write_ill(path, &year_total, sensors.len(), steps)?;
+        write_ill(path, year_total, sensors.len(), steps)?;
         println!("hourly illuminance: {}", path.display());
     }
     if let Some(j) = &a.json {

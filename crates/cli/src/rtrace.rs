@@ -613,9 +613,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Primary rays the irradiance cache samples its geometry from at most (a run with more
-/// rays samples every k-th).
-pub(crate) const CACHE_PRIMARIES: usize = 1 << 18;
+/// Primary rays the irradiance cache samples its geometry from at most.
+pub(crate) use daylit_transport::batch::CACHE_PRIMARIES;
 
 /// Whether to print irradiance cache statistics to stderr (`DAYLIT_IC_STATS` set and not 0).
 pub(crate) fn cache_stats_wanted() -> bool {

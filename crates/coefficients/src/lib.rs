@@ -21,6 +21,8 @@
 //!   change hour by hour (V T D S; thesis eq. 6.2-6.4).
 //! - [`genbsdf`]: genBSDF's Klems BSDF of a fenestration model, traced in process and
 //!   wrapped into WindowElement XML.
+//! - [`study`]: an annual run as `daylit annual` makes it (method chosen, the year, window
+//!   states), for every front end.
 
 pub mod annual;
 pub mod coefficients;
@@ -31,6 +33,7 @@ pub mod rcontrib;
 pub mod rfluxmtx;
 pub mod sender;
 pub mod shards;
+pub mod study;
 pub mod sun;
 
 pub use annual::{annual_illuminance, AnnualIlluminance, Stage, TraceSettings};

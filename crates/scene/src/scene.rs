@@ -130,6 +130,31 @@ impl Scene {
     pub fn mesh_triangles(&self) -> usize {
         self.meshes.iter().map(|m| m.triangles.len()).sum()
     }
+
+    /// The vertices of the polygon last defined as `name` (a floor for a sensor grid), or
+    /// `None` when no polygon has that name.
+    pub fn polygon_vertices(&self, name: &str) -> Option<Vec<[f64; 3]>> {
+        let p = self
+            .prims
+            .iter()
+            .rev()
+            .find(|p| p.name == name && p.ptype == PrimType::Polygon)?;
+        Some(
+            p.fargs
+                .chunks_exact(3)
+                .map(|c| [c[0], c[1], c[2]])
+                .collect(),
+        )
+    }
+
+    /// Whether a surface is shaded by a `BSDF` or `aBSDF` material (a window group for the
+    /// matrix methods of annual runs).
+    pub fn has_bsdf_surfaces(&self) -> bool {
+        self.surfaces().any(|id| {
+            self.material_of(self.prim(id).modifier)
+                .is_some_and(|m| matches!(self.prim(m).ptype, PrimType::Bsdf | PrimType::ABsdf))
+        })
+    }
 }
 
 /// Builds a [`Scene`] from raw primitives, resolving names as RADIANCE does: a modifier must be

@@ -13,6 +13,7 @@
 pub mod ambient;
 pub mod ambient_mis;
 pub mod ashik2;
+pub mod batch;
 pub mod brtdfunc;
 pub mod bsdf;
 pub mod clip;
