@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import daylit
+from daylit import OptionsError, SceneError, SensorError
 from daylit.distributed import Study, run_annual
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +61,12 @@ def test_local_cluster_equals_single_process(cluster):
     single = s.run()
     assert single.total.shape == (s.sensors, 8760)
     assert single.total.max() > 1000.0  # a lit year
+    # The single-process study is `daylit annual`'s own two-phase run (annual_illuminance).
+    own = daylit.Scene([str(SCENE)]).annual_illuminance(
+        grid(0.7), daylit.Weather(str(WEATHER)), ab=2, ad=256, lw=1e-3, seed=3
+    )
+    for name in ("total", "two_phase", "direct_sun"):
+        assert same_bits(own[name], getattr(single, name)), name
     for per_shard in (1, 5):
         year = run_annual(s, client=cluster, sensors_per_shard=per_shard)
         assert_same(year, single)
@@ -86,12 +94,20 @@ def test_killed_worker_is_survived(cluster):
     assert_same(year, single)
 
 
-def test_own_local_cluster_and_bad_inputs():
+def test_own_local_cluster_and_bad_inputs(tmp_path):
     s = study()
     assert_same(run_annual(s, n_workers=2, threads_per_worker=1), s.run())
-    with pytest.raises(ValueError, match="N×6"):
+    with pytest.raises(SensorError, match="N×6"):
         Study([SCENE], np.zeros((3, 5)), WEATHER)
-    with pytest.raises(ValueError, match="patch_blocks 0"):
+    with pytest.raises(OptionsError, match="patch_blocks 0"):
         study(patch_blocks=0)
-    with pytest.raises(RuntimeError, match="nowhere.rad"):
+    with pytest.raises(OptionsError, match="-ad 0"):
+        study(ad=0)
+    with pytest.raises(SceneError, match="nowhere.rad"):
         Study([ROOT / "nowhere.rad"], grid(2.0), WEATHER).run()
+    # A scene error inside a worker reaches the caller, located, after the retries.
+    bad = tmp_path / "bad.rad"
+    bad.write_text("void plastic wall_mat\n0\n0\n5 .5 .5 .5 0\n")
+    with pytest.raises(SceneError) as e:
+        run_annual(Study([bad], grid(2.0), WEATHER), n_workers=1, retries=1)
+    assert e.value.file == str(bad) and e.value.line is not None

@@ -2,30 +2,33 @@
 //! their results as `bytes` (postcard-encoded), so that any task system can ship them between
 //! processes; `daylit.distributed` runs them as Dask tasks. Each worker process loads a study
 //! once (the scene, its sky sender and the year's sky matrices) and keeps it for the next shard
-//! of the same study. The GIL is released while shards trace and multiply.
+//! of the same study. The GIL is released while shards trace and multiply; errors are the
+//! package's located exceptions (`errors`).
 
+use crate::errors::{guarded, to_pyerr, Fail, Kind};
 use daylit_coefficients::shards::{
     decode, encode, merge, Layout, Partial, Plan, Prepared, ProductShard, SensorShard, ShardError,
     Study, Traced,
 };
 use daylit_coefficients::{AnnualIlluminance, Sensor, TraceSettings};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// A shard error as a Python exception: bad settings, mismatched shards and undecodable bytes
-/// are `ValueError`s; files that cannot be read or traced `RuntimeError`s. The message carries
-/// the library's location (file, line, what was expected).
-fn to_py(e: ShardError) -> PyErr {
-    match e {
-        ShardError::Settings(_) | ShardError::Mismatch(_) | ShardError::Decode { .. } => {
-            PyValueError::new_err(e.to_string())
-        }
-        _ => PyRuntimeError::new_err(e.to_string()),
-    }
+/// A shard error as the package's exception: scene files `SceneError`, weather files and sky
+/// matrices `WeatherError`, settings `OptionsError`, shards or bytes that do not belong
+/// together `DaylitError`; the message carries the library's location (file, line, what was
+/// expected).
+fn fail(e: ShardError) -> Fail {
+    let kind = match &e {
+        ShardError::Scene(_) => Kind::Scene,
+        ShardError::Weather(_) | ShardError::Matrix(_) => Kind::Weather,
+        ShardError::Settings(_) => Kind::Options,
+        _ => Kind::Base,
+    };
+    Fail::new(kind, e)
 }
 
 /// The study this process loaded last, by its encoded bytes.
@@ -73,9 +76,15 @@ fn shard_study<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let shape = sensors.shape();
     if shape.len() != 2 || shape[1] != 6 {
-        return Err(PyValueError::new_err(format!(
-            "sensors: expected an N×6 array (x y z dx dy dz per row), got shape {shape:?}"
-        )));
+        return Err(to_pyerr(
+            py,
+            Fail::new(
+                Kind::Sensor,
+                format!(
+                    "sensors: expected an N×6 array (x y z dx dy dz per row), got shape {shape:?}"
+                ),
+            ),
+        ));
     }
     let flat = sensors.as_slice().map(|s| s.to_vec()).unwrap_or_else(|_| {
         let a = sensors.as_array();
@@ -85,9 +94,13 @@ fn shard_study<'py>(
     for (i, row) in flat.chunks_exact(6).enumerate() {
         let normal = glam::DVec3::new(row[3], row[4], row[5]);
         if row.iter().any(|v| !v.is_finite()) || normal.length_squared() == 0.0 {
-            return Err(PyValueError::new_err(format!(
-                "sensors row {i}: expected finite numbers and a non-zero direction, got {row:?}"
-            )));
+            return Err(to_pyerr(
+                py,
+                Fail::new(
+                    Kind::Sensor,
+                    format!("sensors row {i}: expected finite numbers and a non-zero direction, got {row:?}"),
+                ),
+            ));
         }
         let mut s = Sensor::from([row[0], row[1], row[2], row[3], row[4], row[5]]);
         s.normal = s.normal.normalize();
@@ -103,7 +116,9 @@ fn shard_study<'py>(
         mf,
         patch_blocks,
     };
-    study.plan(&Layout::WHOLE).map_err(to_py)?;
+    study
+        .plan(&Layout::WHOLE)
+        .map_err(|e| to_pyerr(py, fail(e)))?;
     Ok(PyBytes::new(py, &encode(&study)))
 }
 
@@ -125,13 +140,14 @@ fn shard_plan<'py>(
     Vec<Bound<'py, PyBytes>>,
     Vec<(usize, Bound<'py, PyBytes>)>,
 )> {
-    let study: Study = decode(study, "annual study").map_err(to_py)?;
-    let plan = study
-        .plan(&Layout {
-            sensors_per_shard,
-            patch_blocks_per_shard,
+    let plan = decode::<Study>(study, "annual study")
+        .and_then(|s| {
+            s.plan(&Layout {
+                sensors_per_shard,
+                patch_blocks_per_shard,
+            })
         })
-        .map_err(to_py)?;
+        .map_err(|e| to_pyerr(py, fail(e)))?;
     let sensor_shards = plan
         .sensor_shards
         .iter()
@@ -157,13 +173,13 @@ fn shard_plan<'py>(
 #[pyfunction]
 fn shard_trace<'py>(py: Python<'py>, study: &[u8], shard: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     let (study, shard) = (study.to_vec(), shard.to_vec());
-    let out = py
-        .detach(move || -> Result<Vec<u8>, ShardError> {
-            let shard: SensorShard = decode(&shard, "sensor shard")?;
-            let traced = prepared(&study)?.trace(&shard, &|_| {})?;
-            Ok(encode(&traced))
-        })
-        .map_err(to_py)?;
+    let out = guarded(py, move || {
+        let shard: SensorShard = decode(&shard, "sensor shard").map_err(fail)?;
+        let traced = prepared(&study)
+            .and_then(|p| p.trace(&shard, &|_| {}))
+            .map_err(fail)?;
+        Ok(encode(&traced))
+    })?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -179,14 +195,14 @@ fn shard_product<'py>(
     shard: &[u8],
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (study, traced, shard) = (study.to_vec(), traced.to_vec(), shard.to_vec());
-    let out = py
-        .detach(move || -> Result<Vec<u8>, ShardError> {
+    let out = guarded(py, move || {
+        let run = || -> Result<Vec<u8>, ShardError> {
             let shard: ProductShard = decode(&shard, "product shard")?;
             let traced: Traced = decode(&traced, "traced sensor shard")?;
-            let partial = prepared(&study)?.product(&traced, &shard)?;
-            Ok(encode(&partial))
-        })
-        .map_err(to_py)?;
+            Ok(encode(&prepared(&study)?.product(&traced, &shard)?))
+        };
+        run().map_err(fail)
+    })?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -218,8 +234,8 @@ fn shard_merge<'py>(
     partials: Vec<Vec<u8>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let plan = plan.to_vec();
-    let year = py
-        .detach(move || -> Result<AnnualIlluminance, ShardError> {
+    let year = guarded(py, move || {
+        let run = || -> Result<AnnualIlluminance, ShardError> {
             let plan: Plan = decode(&plan, "shard plan")?;
             let traced = traced
                 .iter()
@@ -230,8 +246,9 @@ fn shard_merge<'py>(
                 .map(|b| decode::<Partial>(b, "product shard result"))
                 .collect::<Result<Vec<_>, _>>()?;
             merge(&plan, &traced, &partials)
-        })
-        .map_err(to_py)?;
+        };
+        run().map_err(fail)
+    })?;
     year_dict(py, year)
 }
 
@@ -242,13 +259,13 @@ fn shard_merge<'py>(
 #[pyfunction]
 fn shard_run<'py>(py: Python<'py>, study: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     let study = study.to_vec();
-    let year = py
-        .detach(move || -> Result<AnnualIlluminance, ShardError> {
-            let s: Study = decode(&study, "annual study")?;
-            let plan = s.plan(&Layout::WHOLE)?;
+    let year = guarded(py, move || {
+        let run = || -> Result<AnnualIlluminance, ShardError> {
+            let plan = decode::<Study>(&study, "annual study")?.plan(&Layout::WHOLE)?;
             prepared(&study)?.run(&plan, &|_| {})
-        })
-        .map_err(to_py)?;
+        };
+        run().map_err(fail)
+    })?;
     year_dict(py, year)
 }
 

@@ -63,8 +63,10 @@ class Study:
     defaults are ``daylit annual``'s); ``mf``: Reinhart subdivision; ``patch_blocks``: the
     number of canonical patch blocks the products are summed in (part of the numbers, like the
     seed; 1 is ``daylit annual``'s single sum). Paths are made absolute here and must be
-    readable by every worker. Bad settings raise ``ValueError`` here; unreadable files raise
-    when the study is first run.
+    readable by every worker. Bad sensors raise :class:`daylit.SensorError` and bad settings
+    :class:`daylit.OptionsError` here; scene and weather files that cannot be read raise
+    :class:`daylit.SceneError` / :class:`daylit.WeatherError` (with ``file`` and ``line``) when
+    the study is first run.
     """
 
     def __init__(
