@@ -31,20 +31,22 @@ fn fail(e: ShardError) -> Fail {
     Fail::new(kind, e)
 }
 
-/// The study this process loaded last, by its encoded bytes.
-static LOADED: Mutex<Option<(Vec<u8>, Arc<Prepared>)>> = Mutex::new(None);
+/// The study this process loaded last: its encoded bytes, the run it was loaded for, and it.
+type Kept = (Vec<u8>, String, Arc<Prepared>);
+static LOADED: Mutex<Option<Kept>> = Mutex::new(None);
 
-/// The loaded study of `bytes`, loading it when it is not the one kept.
-fn prepared(bytes: &[u8]) -> Result<Arc<Prepared>, ShardError> {
+/// The loaded study of `bytes` for `run`, loading it when it is not the one kept. A new run
+/// loads again, so that files edited between runs are read afresh.
+fn prepared(bytes: &[u8], run: &str) -> Result<Arc<Prepared>, ShardError> {
     let mut kept = LOADED.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((b, p)) = kept.as_ref() {
-        if b == bytes {
+    if let Some((b, r, p)) = kept.as_ref() {
+        if b == bytes && r == run {
             return Ok(p.clone());
         }
     }
     let study: Study = decode(bytes, "annual study")?;
     let p = Arc::new(Prepared::new(&study)?);
-    *kept = Some((bytes.to_vec(), p.clone()));
+    *kept = Some((bytes.to_vec(), run.to_string(), p.clone()));
     Ok(p)
 }
 
@@ -165,17 +167,24 @@ fn shard_plan<'py>(
     ))
 }
 
-/// shard_trace(study, shard) -> bytes
+/// shard_trace(study, shard, run="") -> bytes
 ///
 /// Traces a sensor shard of an encoded study (its daylight coefficients and direct sun); the
 /// result, encoded, goes to `shard_product` and `shard_merge`. The same study and shard give the
-/// same bytes in any process.
+/// same bytes in any process. The process keeps the loaded study for the next shard of the same
+/// `run` (a token naming one run of the study).
 #[pyfunction]
-fn shard_trace<'py>(py: Python<'py>, study: &[u8], shard: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-    let (study, shard) = (study.to_vec(), shard.to_vec());
+#[pyo3(signature = (study, shard, run=""))]
+fn shard_trace<'py>(
+    py: Python<'py>,
+    study: &[u8],
+    shard: &[u8],
+    run: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (study, shard, token) = (study.to_vec(), shard.to_vec(), run.to_string());
     let out = guarded(py, move || {
         let shard: SensorShard = decode(&shard, "sensor shard").map_err(fail)?;
-        let traced = prepared(&study)
+        let traced = prepared(&study, &token)
             .and_then(|p| p.trace(&shard, &|_| {}))
             .map_err(fail)?;
         Ok(encode(&traced))
@@ -183,23 +192,26 @@ fn shard_trace<'py>(py: Python<'py>, study: &[u8], shard: &[u8]) -> PyResult<Bou
     Ok(PyBytes::new(py, &out))
 }
 
-/// shard_product(study, traced, shard) -> bytes
+/// shard_product(study, traced, shard, run="") -> bytes
 ///
 /// Multiplies a traced sensor shard by the sky matrices over a product shard's patch blocks;
-/// the encoded result goes to `shard_merge`.
+/// the encoded result goes to `shard_merge`. `run` as for `shard_trace`.
 #[pyfunction]
+#[pyo3(signature = (study, traced, shard, run=""))]
 fn shard_product<'py>(
     py: Python<'py>,
     study: &[u8],
     traced: &[u8],
     shard: &[u8],
+    run: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (study, traced, shard) = (study.to_vec(), traced.to_vec(), shard.to_vec());
+    let token = run.to_string();
     let out = guarded(py, move || {
         let run = || -> Result<Vec<u8>, ShardError> {
             let shard: ProductShard = decode(&shard, "product shard")?;
             let traced: Traced = decode(&traced, "traced sensor shard")?;
-            Ok(encode(&prepared(&study)?.product(&traced, &shard)?))
+            Ok(encode(&prepared(&study, &token)?.product(&traced, &shard)?))
         };
         run().map_err(fail)
     })?;
@@ -255,14 +267,15 @@ fn shard_merge<'py>(
 /// shard_run(study) -> dict
 ///
 /// The whole study in this process (every thread), as one shard of everything: what a
-/// distributed run of the same study must equal. Same dict as `shard_merge`.
+/// distributed run of the same study must equal. Same dict as `shard_merge`. Loads the study
+/// afresh (nothing is kept).
 #[pyfunction]
 fn shard_run<'py>(py: Python<'py>, study: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     let study = study.to_vec();
     let year = guarded(py, move || {
         let run = || -> Result<AnnualIlluminance, ShardError> {
-            let plan = decode::<Study>(&study, "annual study")?.plan(&Layout::WHOLE)?;
-            prepared(&study)?.run(&plan, &|_| {})
+            let s: Study = decode(&study, "annual study")?;
+            Prepared::new(&s)?.run(&s.plan(&Layout::WHOLE)?, &|_| {})
         };
         run().map_err(fail)
     })?;

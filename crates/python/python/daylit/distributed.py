@@ -105,12 +105,12 @@ class Study:
         return AnnualResult._from_dict(_daylit.shard_run(self.spec))
 
 
-def _trace(study: bytes, shard: bytes) -> bytes:
-    return _daylit.shard_trace(study, shard)
+def _trace(study: bytes, shard: bytes, run: str) -> bytes:
+    return _daylit.shard_trace(study, shard, run)
 
 
-def _product(study: bytes, traced: bytes, shard: bytes) -> bytes:
-    return _daylit.shard_product(study, traced, shard)
+def _product(study: bytes, traced: bytes, shard: bytes, run: str) -> bytes:
+    return _daylit.shard_product(study, traced, shard, run)
 
 
 def run_annual(
@@ -154,9 +154,12 @@ def run_annual(
         plan, sensor_shards, product_shards = _daylit.shard_plan(
             study.spec, sensors_per_shard, patch_blocks_per_shard
         )
+        # Names this run's tasks; workers load the study once per run (files read afresh).
         run = uuid.uuid4().hex[:8]
         traced = [
-            client.submit(_trace, study.spec, s, key=f"daylit-trace-{run}-{i}", retries=retries)
+            client.submit(
+                _trace, study.spec, s, run, key=f"daylit-trace-{run}-{i}", retries=retries
+            )
             for i, s in enumerate(sensor_shards)
         ]
         products = [
@@ -165,6 +168,7 @@ def run_annual(
                 study.spec,
                 traced[i],
                 p,
+                run,
                 key=f"daylit-product-{run}-{k}",
                 retries=retries,
             )
