@@ -8,18 +8,19 @@
 //! sun-only matrix (what the patch-blurred sun adds straight through the glazing), and E_sun
 //! puts that sun back as a point at its true position each hour (see [`crate::sun`]).
 
-use crate::coefficients::{daylight_coefficients, Coefficients, Sensor};
+use crate::coefficients::{Coefficients, Sensor};
 use crate::sender::SkyRenderer;
-use crate::sun::direct_sun;
-use daylit_sky::gendaymtx::{sky_matrix, step_suns, MatrixError, Options as SkyOptions, SkyMatrix};
+use crate::shards::{run_plan, Layout, Plan, Year};
+use daylit_sky::gendaymtx::{MatrixError, SkyMatrix};
 use daylit_sky::patches::Subdivision;
 use daylit_sky::weather::Weather;
+use serde::{Deserialize, Serialize};
 
 /// How hard an annual run traces its daylight coefficients, in RADIANCE's terms. The defaults
 /// come from a time-against-error curve (BENCHMARKS.md, "Annual defaults"): on the validation
 /// rooms they put each sensor's mean illuminance within 3 % of a reference converged in samples
 /// and in bounces (mean absolute), and DA within 0.02.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSettings {
     /// `-ab`: ambient bounces. Rooms with light walls and ceiling need more than RADIANCE's
     /// usual 5: each bounce beyond the sixth still adds 1-3 % at the back of such a room.
@@ -95,7 +96,9 @@ pub enum Stage {
     Sun,
 }
 
-/// Computes the year for `sensors` under `weather`, sky subdivision from `sky`'s renderer.
+/// Computes the year for `sensors` under `weather`, sky subdivision from `sky`'s renderer:
+/// the study as one shard of every sensor and every patch ([`crate::shards`]), so that a run
+/// split into shards anywhere merges to these numbers bit for bit.
 pub fn annual_illuminance(
     sky: &SkyRenderer,
     sensors: &[Sensor],
@@ -107,33 +110,13 @@ pub fn annual_illuminance(
         Subdivision::Reinhart(mf) => mf,
         Subdivision::ShirleyChiu(n) => return Err(MatrixError::Subdivision(n)),
     };
-    let full_opts = SkyOptions {
-        mf,
-        ..SkyOptions::default()
-    };
-    let mut sun_opts = full_opts.clone();
-    sun_opts.sun_only();
-    let full = sky_matrix(weather, &full_opts)?;
-    let sun_only = sky_matrix(weather, &sun_opts)?;
-    let suns = step_suns(weather, &full_opts);
-    let dc = daylight_coefficients(sky, sensors, &|| progress(Stage::Coefficients));
-    let e_sun = direct_sun(&sky.renderer, sensors, &suns, &|| progress(Stage::Sun));
-    let two_phase = product_rgb(&dc.total, &sky_as_matrix(&full), dc.sensors, dc.bins);
-    let blurred_direct = product_rgb(&dc.direct, &sky_as_matrix(&sun_only), dc.sensors, dc.bins);
-    let total = two_phase
-        .iter()
-        .zip(&blurred_direct)
-        .zip(&e_sun)
-        .map(|((a, b), c)| (a - b).max(0.0) + c)
-        .collect();
-    Ok(AnnualIlluminance {
-        sensors: dc.sensors,
-        steps: full.columns,
-        total,
-        two_phase,
-        direct_sun: e_sun,
-        coefficients: dc,
-    })
+    let patches = sky.patches.len();
+    let one_block = std::iter::once(0..patches).collect();
+    let year = Year::with_blocks(weather, mf, one_block)?;
+    let plan =
+        Plan::new(sensors.len(), patches, 1, &Layout::WHOLE).expect("one block of a sky's patches");
+    Ok(run_plan(sky, sensors, &year, &plan, progress)
+        .expect("one shard of every sensor and patch fits its own study"))
 }
 
 /// A sky matrix as a matrix of patches × steps, RGB (it is stored step by step).
@@ -153,16 +136,4 @@ pub(crate) fn product(dc: &daylit_matrix::Matrix, sky: &daylit_matrix::Matrix) -
     daylit_matrix::illuminance(dc, sky)
         .expect("daylight coefficients and sky have the same patches")
         .into_data()
-}
-
-/// [`product`] of coefficients held as RGB triples.
-fn product_rgb(
-    dc: &[[f32; 3]],
-    sky: &daylit_matrix::Matrix,
-    sensors: usize,
-    bins: usize,
-) -> Vec<f32> {
-    let a = daylit_matrix::Matrix::new(sensors, bins, 3, dc.iter().flatten().copied().collect())
-        .expect("shapes checked by construction");
-    product(&a, sky)
 }

@@ -3,14 +3,33 @@
 use crate::sender::SkyRenderer;
 use glam::DVec3;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// A sensor: a point and the unit normal of the surface it measures on (rtrace `-I` input).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Serialised as the six numbers of its rtrace line, `[x, y, z, dx, dy, dz]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "[f64; 6]", into = "[f64; 6]")]
 pub struct Sensor {
     /// Position.
     pub pos: DVec3,
     /// Unit normal.
     pub normal: DVec3,
+}
+
+impl From<[f64; 6]> for Sensor {
+    fn from(v: [f64; 6]) -> Self {
+        Sensor {
+            pos: DVec3::new(v[0], v[1], v[2]),
+            normal: DVec3::new(v[3], v[4], v[5]),
+        }
+    }
+}
+
+impl From<Sensor> for [f64; 6] {
+    fn from(s: Sensor) -> Self {
+        let (p, n) = (s.pos, s.normal);
+        [p.x, p.y, p.z, n.x, n.y, n.z]
+    }
 }
 
 /// Daylight coefficients: irradiance (W/m², RGB) at each sensor per unit radiance of each
@@ -29,11 +48,13 @@ pub struct Coefficients {
 }
 
 /// The contribution bins of every sensor traced as an irradiance sensor by `r` (in parallel;
-/// sensor `k` always draws the same random numbers, so the result does not depend on the
-/// thread count), one row per sensor; `progress` is called once per finished sensor.
+/// sensor `k` of the study, `sensors[k - first]`, always draws the same random numbers, so the
+/// result depends neither on the thread count nor on how a study is split into blocks of
+/// sensors), one row per sensor; `progress` is called once per finished sensor.
 pub(crate) fn sensor_rows(
     r: &daylit_transport::Renderer,
     sensors: &[Sensor],
+    first: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Vec<Vec<[f32; 3]>> {
     sensors
@@ -42,7 +63,7 @@ pub(crate) fn sensor_rows(
         .map_init(
             || r.ctx(0),
             |ctx, (k, s)| {
-                r.reseed(ctx, k as u64);
+                r.reseed(ctx, (first + k) as u64);
                 ctx.contrib.fill(DVec3::ZERO);
                 r.irradiance(s.pos, s.normal, ctx);
                 progress();
@@ -60,8 +81,19 @@ pub fn daylight_coefficients(
     sensors: &[Sensor],
     progress: &(dyn Fn() + Sync),
 ) -> Coefficients {
+    daylight_coefficients_from(sky, sensors, 0, progress)
+}
+
+/// [`daylight_coefficients`] of a block of a study's sensors, `sensors[i]` being the study's
+/// sensor `first + i` (its random numbers are that sensor's).
+pub fn daylight_coefficients_from(
+    sky: &SkyRenderer,
+    sensors: &[Sensor],
+    first: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Coefficients {
     let bins = sky.patches.len();
-    let rows = sensor_rows(&sky.renderer, sensors, progress);
+    let rows = sensor_rows(&sky.renderer, sensors, first, progress);
     let mut total = Vec::with_capacity(sensors.len() * bins);
     let mut direct = Vec::with_capacity(sensors.len() * bins);
     for row in rows {

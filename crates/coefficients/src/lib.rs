@@ -8,6 +8,8 @@
 //!   correction.
 //! - [`sun`]: the direct-sun term, one sharp sun per time step.
 //! - [`annual`]: the year, E = DC·S − DC_d·S_ds + E_sun (thesis eq. 6.4).
+//! - [`shards`]: the year split into shards (sensor blocks × sky-patch blocks) that run
+//!   anywhere and merge to the single-process result bit for bit.
 //! - [`rfluxmtx`]: `#@rfluxmtx` receiver files, and native bin functions equal to the
 //!   hemisphere bins rfluxmtx has rcontrib compute (Klems, Reinhart, Shirley-Chiu, CIE);
 //!   [`rfluxmtx::sender`]: sender files (window groups) and the rays rfluxmtx samples over
@@ -30,6 +32,7 @@ pub mod pkgbsdf;
 pub mod rcontrib;
 pub mod rfluxmtx;
 pub mod sender;
+pub mod shards;
 pub mod study;
 pub mod sun;
 

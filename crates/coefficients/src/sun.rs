@@ -22,6 +22,18 @@ pub fn direct_sun(
     suns: &[Option<StepSun>],
     progress: &(dyn Fn() + Sync),
 ) -> Vec<f32> {
+    direct_sun_from(r, sensors, 0, suns, progress)
+}
+
+/// [`direct_sun`] of a block of a study's sensors, `sensors[i]` being the study's sensor
+/// `first + i`: its random numbers are that sensor's, whatever block it is traced in.
+pub fn direct_sun_from(
+    r: &Renderer,
+    sensors: &[Sensor],
+    first: usize,
+    suns: &[Option<StepSun>],
+    progress: &(dyn Fn() + Sync),
+) -> Vec<f32> {
     let steps = suns.len();
     let mut out = vec![0.0f32; sensors.len() * steps];
     out.par_chunks_mut(steps.max(1))
@@ -30,7 +42,7 @@ pub fn direct_sun(
         .for_each_init(
             || r.ctx(0),
             |ctx, (k, (row, s))| {
-                r.reseed(ctx, k as u64);
+                r.reseed(ctx, (first + k) as u64);
                 for (v, sun) in row.iter_mut().zip(suns) {
                     let Some(sun) = sun else { continue };
                     let dir = DVec3::from_array(sun.dir).normalize();

@@ -13,6 +13,7 @@ mod convert;
 mod errors;
 mod glare;
 mod scene;
+mod shards;
 mod sky;
 
 /// The version of the daylit library this module was built from.
@@ -37,5 +38,6 @@ fn _daylit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(glare::write_picture, m)?)?;
     m.add_function(wrap_pyfunction!(glare::evaluate_glare, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    shards::register(m)?;
     Ok(())
 }

@@ -148,7 +148,7 @@ impl PhaseScene {
     /// Traces every sensor (in parallel; sensor `k` always draws the same random numbers).
     pub fn view_matrices(&self, sensors: &[Sensor], progress: &(dyn Fn() + Sync)) -> ViewMatrices {
         let r = &self.renderer;
-        let rows = crate::coefficients::sensor_rows(r, sensors, progress);
+        let rows = crate::coefficients::sensor_rows(r, sensors, 0, progress);
         let n = sensors.len();
         let half = r.contrib_len() / 2;
         // Columns [start, start + len) of every row, the direct copy `half` further on.
