@@ -7,7 +7,7 @@ use crate::output;
 use anyhow::{bail, Context};
 use daylit_annual::Schedule;
 use daylit_coefficients::{sky_scene, TraceSettings};
-use daylit_lightfield::skies::skies;
+use daylit_lightfield::skies::{skies, Hour};
 use daylit_lightfield::sky::SkySampling;
 use daylit_lightfield::{annual_glare, AnnualGlare, Progress, Settings, ViewSpec};
 use daylit_scene::LoadOptions;
@@ -157,7 +157,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         .map(|h| [h.month as f64, h.day as f64, h.hour])
         .collect();
     if let Some(p) = &a.json {
-        let text = serde_json::to_string_pretty(&json_report(&hours, &result))? + "\n";
+        let text = serde_json::to_string_pretty(&json_report(&year.hours, &result))? + "\n";
         output::write_atomic(p, text.as_bytes())?;
     }
     if let Some(p) = &a.csv {
@@ -168,7 +168,11 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The JSON: `hours` as `[month, day, hour]`, `views` with their series in that order.
-fn json_report(hours: &[[f64; 3]], r: &AnnualGlare) -> serde_json::Value {
+fn json_report(hours: &[Hour], r: &AnnualGlare) -> serde_json::Value {
+    let hours: Vec<_> = hours
+        .iter()
+        .map(|h| json!([h.month, h.day, h.hour]))
+        .collect();
     let views: Vec<_> = r
         .views
         .iter()
