@@ -69,6 +69,10 @@ pub struct Args {
     /// --annual: write each position's sky LightPoint (point_N.lpt) into this folder.
     #[arg(long)]
     pub(crate) save: Option<PathBuf>,
+    /// --annual: read the sky LightPoints from this folder (as --save wrote them for the same
+    /// views) instead of sampling the sky again.
+    #[arg(long, conflicts_with = "save")]
+    pub(crate) load: Option<PathBuf>,
     /// --annual: run inline `!commands` of the scene files through the shell.
     #[arg(long)]
     pub(crate) allow_commands: bool,
@@ -102,12 +106,13 @@ pub struct Args {
 }
 
 /// Options that only `--annual` takes, and whether each was given.
-fn annual_only(a: &Args) -> [(&'static str, bool); 5] {
+fn annual_only(a: &Args) -> [(&'static str, bool); 6] {
     [
         ("--weather", a.weather.is_some()),
         ("--schedule", a.schedule.is_some()),
         ("--csv", a.csv.is_some()),
         ("--save", a.save.is_some()),
+        ("--load", a.load.is_some()),
         ("--allow-commands", a.allow_commands),
     ]
 }

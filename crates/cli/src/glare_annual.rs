@@ -106,6 +106,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             ..daylit_glare::RayOptions::default()
         },
         save: a.save.clone(),
+        load: a.load.clone(),
     };
     settings.sky.check()?;
     if let Some(d) = &a.save {

@@ -46,6 +46,8 @@ fn annual_glare_matches_radiance_pictures() {
         .arg(&json)
         .arg("--csv")
         .arg(&csv)
+        .arg("--save")
+        .arg(out.path())
         .output()
         .unwrap();
     let secs = t.elapsed().as_secs_f64();
@@ -104,6 +106,30 @@ fn annual_glare_matches_radiance_pictures() {
     assert!(e.mae_dn <= 0.05, "Ev MAPE_dn {}", e.mae_dn);
     let rows = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(rows.lines().count(), 1 + 2 * hours.len());
+    // The saved LightPoints evaluate again without tracing the sky, to the same numbers.
+    let again = out.path().join("again.json");
+    let run = Command::new(env!("CARGO_BIN_EXE_daylit"))
+        .arg("glare")
+        .arg("--annual")
+        .arg(root.join("examples/reference_office/office.rad"))
+        .arg("--weather")
+        .arg(g.join("hours.wea"))
+        .args(["--view", views[0].1, "--view", views[1].1])
+        .arg("--load")
+        .arg(out.path())
+        .arg("--json")
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&json).unwrap()
+    );
 }
 
 #[test]

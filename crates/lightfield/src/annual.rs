@@ -34,8 +34,11 @@ pub struct Settings {
     pub sunres: u32,
     /// Glare-source detection and formulas (evalglare's defaults).
     pub rays: RayOptions,
-    /// Where to write each position's sky LightPoint (`point_N.lpt`), if anywhere.
+    /// Where to write each position's sky LightPoint (`point_N.lpt`, N from 0 in order of
+    /// first appearance), if anywhere.
     pub save: Option<PathBuf>,
+    /// Where to read them from instead of sampling the sky (as `save` wrote them).
+    pub load: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -46,6 +49,7 @@ impl Default for Settings {
             sunres: 256,
             rays: RayOptions::default(),
             save: None,
+            load: None,
         }
     }
 }
@@ -156,13 +160,24 @@ pub fn annual_glare(
     let mut timings = Vec::new();
     for (pi, (pos, ks)) in points.iter().enumerate() {
         let t = Instant::now();
-        let lp = sample_sky(sky, *pos, pi as u64, &s.sky, &|level, _| {
-            progress(Progress::SkyLevel {
-                point: pi,
-                level,
-                levels: s.sky.nlev,
-            })
-        })?;
+        let lp = match &s.load {
+            Some(dir) => {
+                let lp = load_point(&dir.join(format!("point_{pi}.lpt")), *pos, &layout)?;
+                progress(Progress::SkyLevel {
+                    point: pi,
+                    level: s.sky.nlev - 1,
+                    levels: s.sky.nlev,
+                });
+                lp
+            }
+            None => sample_sky(sky, *pos, pi as u64, &s.sky, &|level, _| {
+                progress(Progress::SkyLevel {
+                    point: pi,
+                    level,
+                    levels: s.sky.nlev,
+                })
+            })?,
+        };
         if let Some(dir) = &s.save {
             io::save(&lp, &dir.join(format!("point_{pi}.lpt")))?;
         }
@@ -217,4 +232,28 @@ pub fn annual_glare(
             .collect(),
         points: timings,
     })
+}
+
+/// Reads a saved sky LightPoint and checks that it belongs to `position` and `layout`.
+fn load_point(
+    path: &std::path::Path,
+    position: DVec3,
+    layout: &SkyLayout,
+) -> Result<crate::LightPoint, LightFieldError> {
+    let lp = io::load(path)?;
+    if lp.position.distance(position) > 1e-9 * (1.0 + position.length())
+        || lp.source != layout.label()
+        || lp.components() != layout.components()
+    {
+        return Err(LightFieldError::Input(format!(
+            "{}: a {} LightPoint at {} does not fit position {} and {} ({} components)",
+            path.display(),
+            lp.source,
+            lp.position,
+            position,
+            layout.label(),
+            layout.components()
+        )));
+    }
+    Ok(lp)
 }

@@ -216,7 +216,10 @@ fn checked_dirs(dirs: Vec<DVec3>) -> Result<Vec<DVec3>, LightFieldError> {
         .enumerate()
         .map(|(k, d)| {
             let l = d.length();
-            if l.is_finite() && l > 0.0 {
+            // A unit vector is kept as given, so a LightPoint read back is the one written.
+            if (l - 1.0).abs() <= 1e-12 {
+                Ok(d)
+            } else if l.is_finite() && l > 0.0 {
                 Ok(d / l)
             } else {
                 Err(LightFieldError::Input(format!(
