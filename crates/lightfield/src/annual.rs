@@ -163,11 +163,13 @@ pub fn annual_glare(
         let lp = match &s.load {
             Some(dir) => {
                 let lp = load_point(&dir.join(format!("point_{pi}.lpt")), *pos, &layout)?;
-                progress(Progress::SkyLevel {
-                    point: pi,
-                    level: s.sky.nlev - 1,
-                    levels: s.sky.nlev,
-                });
+                for level in 0..s.sky.nlev {
+                    progress(Progress::SkyLevel {
+                        point: pi,
+                        level,
+                        levels: s.sky.nlev,
+                    });
+                }
                 lp
             }
             None => sample_sky(sky, *pos, pi as u64, &s.sky, &|level, _| {
