@@ -14,6 +14,18 @@
 //! - [`evaluate`]: Ev, DGP, DGPs, UGP, UGR of views hour by hour, and the annual summary.
 //! - [`annual`]: the whole run over a set of views, with timings.
 //!
+//! # How an hour is evaluated
+//!
+//! Each sky sample holds the RGB coefficients of every Tregenza patch (all paths) and of its
+//! direct path (straight through transparent surfaces to the patch of its own direction). An
+//! hour's sample luminance is `179 · w · (C · S − D · S_sun)`: the whole sky matrix column `S`
+//! (gendaymtx, the sun spread over its patches, so sunlight reflected and inter-reflected is
+//! there, blurred over the patches) less what the direct path sees of the patch-blurred sun.
+//! The true sun comes back as the disc samples of the hour's grouped sun, each with the disc
+//! radiance times its transmittance and 1/n of the disc's solid angle (raytraverse's source
+//! view). Sunlit patches and specular sun reflections seen in a view are therefore as blurred
+//! as the Tregenza patches: seed 004's sun LightPoints, which resolve them, are not built yet.
+//!
 //! # The `.lpt` file
 //!
 //! One LightPoint, all numbers little-endian, in this order:
