@@ -15,48 +15,125 @@ use std::process::ExitCode;
 /// Arguments of `daylit glare`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The picture (RADIANCE RGBE .hdr; its header must hold the view, or give --view).
-    picture: PathBuf,
-    /// View as RADIANCE options (e.g. "-vta -vh 180 -vv 180"), instead of the header's.
+    /// The picture (RADIANCE RGBE .hdr; its header must hold the view, or give --view); with
+    /// --annual, the scene files (RADIANCE .rad, .obj, `daylit oconv` files) without a sky.
+    #[arg(required = true)]
+    pub(crate) inputs: Vec<PathBuf>,
+    /// For a picture: the view as RADIANCE options (e.g. "-vta -vh 180 -vv 180") instead of
+    /// the header's. With --annual: a view "x y z dx dy dz"; repeat for more.
     #[arg(long, allow_hyphen_values = true)]
-    view: Option<String>,
-    /// Write the metrics as JSON to this file ("-" for standard output).
+    pub(crate) view: Vec<String>,
+    /// Write the metrics as JSON to this file ("-" for standard output; --annual: a file).
     #[arg(long)]
-    json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// Write a check image (PNG): the picture in grey, glare sources coloured by number.
     #[arg(long)]
-    check: Option<PathBuf>,
+    pub(crate) check: Option<PathBuf>,
     /// Write the Guth position index of every pixel as a PNG (dark: 1, bright: 16).
     #[arg(long)]
-    posindex: Option<PathBuf>,
+    pub(crate) posindex: Option<PathBuf>,
     /// Detection threshold: above 100 in cd/m², else a factor of the task (or mean)
     /// luminance (evalglare -b; default 2000 cd/m²).
     #[arg(long)]
-    threshold: Option<f32>,
+    pub(crate) threshold: Option<f32>,
     /// Search radius for joining glare pixels, radians as evalglare's -r (default 0.2).
     #[arg(long, default_value_t = 0.2)]
-    radius: f64,
+    pub(crate) radius: f64,
     /// Task area "x,y,angle": pixel from the top left and evalglare's angle (radians).
     #[arg(long)]
-    task: Option<String>,
+    pub(crate) task: Option<String>,
     /// A region for task-area luminance: "name=x0,y0,x1,y1" (pixels from the top left,
     /// corners included); repeat for more.
     #[arg(long = "region")]
-    regions: Vec<String>,
+    pub(crate) regions: Vec<String>,
     /// A contrast ratio of two regions' luminances: "high/low" (CRv) or "surround/task"
     /// (CRd); repeat for more.
     #[arg(long = "ratio")]
-    ratios: Vec<String>,
+    pub(crate) ratios: Vec<String>,
     /// Low-light correction of DGP below 1000 lux.
     #[arg(long)]
-    low_light: bool,
+    pub(crate) low_light: bool,
+    /// Annual glare of views in a scene over a weather year (seed 004's light-field
+    /// sampling): the inputs are scene files, --weather and --view are needed.
+    #[arg(long)]
+    pub(crate) annual: bool,
+    /// --annual: weather file (EPW, WEA or TMY3 CSV).
+    #[arg(long)]
+    pub(crate) weather: Option<PathBuf>,
+    /// --annual: occupancy schedule CSV (default 8:00-18:00 every day).
+    #[arg(long)]
+    pub(crate) schedule: Option<PathBuf>,
+    /// --annual: one CSV row per view and hour written here.
+    #[arg(long)]
+    pub(crate) csv: Option<PathBuf>,
+    /// --annual: write each position's sky LightPoint (point_N.lpt) into this folder.
+    #[arg(long)]
+    pub(crate) save: Option<PathBuf>,
+    /// --annual: read the sky LightPoints from this folder (as --save wrote them for the same
+    /// views) instead of sampling the sky again.
+    #[arg(long, conflicts_with = "save")]
+    pub(crate) load: Option<PathBuf>,
+    /// --annual: run inline `!commands` of the scene files through the shell.
+    #[arg(long)]
+    pub(crate) allow_commands: bool,
+    /// --annual: ambient bounces of the sky samples.
+    #[arg(long = "ab", default_value_t = 3)]
+    pub(crate) ab: u32,
+    /// --annual: ambient divisions of the sky samples.
+    #[arg(long = "ad", default_value_t = 1024)]
+    pub(crate) ad: u32,
+    /// --annual: weight limit of the sky samples' paths (Russian roulette below it).
+    #[arg(long = "lw", default_value_t = 1e-4)]
+    pub(crate) lw: f64,
+    /// --annual: seed of the samples and their ray sequences.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// --annual: first sky sampling resolution, cells a side of each hemisphere (raytraverse idres).
+    #[arg(long, default_value_t = 32)]
+    pub(crate) idres: usize,
+    /// --annual: sky sampling levels, each doubling the resolution (raytraverse nlev).
+    #[arg(long, default_value_t = 5)]
+    pub(crate) nlev: usize,
+    /// --annual: scales the wavelet thresholds; smaller samples more (raytraverse accuracy).
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) accuracy: f64,
+    /// --annual: rays over the solar disc per grouped sun.
+    #[arg(long, default_value_t = 256)]
+    pub(crate) sunsamples: usize,
+    /// --annual: suns are grouped by the cells of a Shirley-Chiu square this many a side (0: none).
+    #[arg(long, default_value_t = 256)]
+    pub(crate) sunres: u32,
+}
+
+/// Options that only `--annual` takes, and whether each was given.
+fn annual_only(a: &Args) -> [(&'static str, bool); 6] {
+    [
+        ("--weather", a.weather.is_some()),
+        ("--schedule", a.schedule.is_some()),
+        ("--csv", a.csv.is_some()),
+        ("--save", a.save.is_some()),
+        ("--load", a.load.is_some()),
+        ("--allow-commands", a.allow_commands),
+    ]
 }
 
 /// `daylit glare`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
-    let img = HdrImage::read(&a.picture)?;
-    let name = a.picture.display().to_string();
-    let view = match &a.view {
+    if a.annual {
+        return crate::glare_annual::run(a);
+    }
+    if let Some((name, _)) = annual_only(a).iter().find(|(_, g)| *g) {
+        bail!("{name}: only with --annual");
+    }
+    let [picture] = a.inputs.as_slice() else {
+        bail!("one picture, or scene files with --annual");
+    };
+    if a.view.len() > 1 {
+        bail!("--view: a picture has one view (several views are for --annual)");
+    }
+    let img = HdrImage::read(picture)?;
+    let name = picture.display().to_string();
+    let view = match a.view.first() {
         Some(v) => Some(View::parse(v).map_err(|e| anyhow::anyhow!("--view: {e}"))?),
         None => None,
     };

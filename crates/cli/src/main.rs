@@ -19,6 +19,7 @@ mod genglaze;
 mod getbbox;
 mod getinfo;
 mod glare;
+mod glare_annual;
 mod histo;
 mod ies2rad;
 mod input;
