@@ -1,8 +1,8 @@
 //! `daylit-lightfield`: seed 004's (raytraverse's) light field — adaptive sampling of the light
 //! arriving at a position, stored as LightPoints, and annual glare from them.
 //!
-//! - [`point`]: [`LightPoint`], directions with Voronoi solid angles and value vectors, a k-d
-//!   tree (kiddo) for look-ups, and the merge of two LightPoints.
+//! - [`point`]: [`LightPoint`], directions with Voronoi solid angles and value vectors, an
+//!   R*-tree over the directions ([`tree`], rstar) for look-ups, and the merge of two LightPoints.
 //! - [`voronoi`]: exact Voronoi solid angles on the sphere.
 //! - [`io`]: the `.lpt` file format (below).
 //! - [`wavelet`]: the detail of a weight image over the Shirley–Chiu square, and which cells
@@ -53,6 +53,7 @@ pub mod point;
 pub mod skies;
 pub mod sky;
 pub mod sun;
+pub mod tree;
 pub mod voronoi;
 pub mod wavelet;
 

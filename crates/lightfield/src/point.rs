@@ -1,12 +1,11 @@
 //! [`LightPoint`]: the light arriving at one position as non-uniform samples — a direction, the
 //! solid angle of its Voronoi cell, and a vector of values (a luminance, or coefficients over
-//! sky patches) — with a k-d tree over the directions for look-ups (seed 004 §2.3.1).
+//! sky patches) — with a tree over the directions for look-ups (seed 004 §2.3.1).
 
+use crate::tree::DirTree;
 use crate::voronoi;
 use crate::LightFieldError;
 use glam::DVec3;
-use kiddo::{ImmutableKdTree, SquaredEuclidean};
-use std::num::NonZero;
 
 /// Directions closer than this (radians) are the same sample when LightPoints are merged.
 pub const MERGE_TOLERANCE: f64 = 1e-9;
@@ -21,7 +20,7 @@ pub struct LightPoint {
     omega: Vec<f64>,
     ncomp: usize,
     values: Vec<f32>,
-    tree: ImmutableKdTree<f64, 3>,
+    tree: DirTree,
 }
 
 impl std::fmt::Debug for LightPoint {
@@ -33,11 +32,6 @@ impl std::fmt::Debug for LightPoint {
             .field("components", &self.ncomp)
             .finish()
     }
-}
-
-fn build_tree(dirs: &[DVec3]) -> ImmutableKdTree<f64, 3> {
-    let pts: Vec<[f64; 3]> = dirs.iter().map(|d| d.to_array()).collect();
-    ImmutableKdTree::new_from_slice(&pts)
 }
 
 impl LightPoint {
@@ -59,7 +53,7 @@ impl LightPoint {
                 dirs.len()
             )));
         }
-        let tree = build_tree(&dirs);
+        let tree = DirTree::new(&dirs);
         let omega = voronoi::solid_angles(&dirs, &tree)?;
         Ok(LightPoint {
             position,
@@ -97,7 +91,7 @@ impl LightPoint {
                 omega[k]
             )));
         }
-        let tree = build_tree(&dirs);
+        let tree = DirTree::new(&dirs);
         Ok(LightPoint {
             position,
             source: source.into(),
@@ -147,33 +141,20 @@ impl LightPoint {
     /// The sample nearest to direction `d` (need not be normalised).
     pub fn nearest(&self, d: DVec3) -> usize {
         let d = d.normalize_or(DVec3::Z);
-        self.tree
-            .nearest_one::<SquaredEuclidean>(&d.to_array())
-            .item as usize
+        self.tree.nearest_one(d).map_or(0, |n| n.0)
     }
 
     /// The `k` samples nearest to `d`, nearest first.
     pub fn nearest_n(&self, d: DVec3, k: usize) -> Vec<usize> {
-        let Some(k) = NonZero::new(k.min(self.len())) else {
-            return Vec::new();
-        };
         let d = d.normalize_or(DVec3::Z);
-        self.tree
-            .nearest_n::<SquaredEuclidean>(&d.to_array(), k)
-            .into_iter()
-            .map(|n| n.item as usize)
-            .collect()
+        self.tree.nearest_n(d, k).into_iter().map(|n| n.0).collect()
     }
 
     /// The samples within `angle` radians of `d` (in no particular order).
     pub fn within(&self, d: DVec3, angle: f64) -> Vec<usize> {
         let d = d.normalize_or(DVec3::Z);
         let chord = 2.0 * (angle.clamp(0.0, std::f64::consts::PI) / 2.0).sin();
-        self.tree
-            .within_unsorted::<SquaredEuclidean>(&d.to_array(), chord * chord)
-            .into_iter()
-            .map(|n| n.item as usize)
-            .collect()
+        self.tree.within(d, chord * chord)
     }
 
     /// Seed 004's merge: the union of both direction sets (a direction of `other` within
@@ -189,8 +170,7 @@ impl LightPoint {
         let tol = 2.0 * (MERGE_TOLERANCE / 2.0).sin();
         let mut dirs = self.dirs.clone();
         for &d in &other.dirs {
-            let n = self.tree.nearest_one::<SquaredEuclidean>(&d.to_array());
-            if n.distance > tol * tol {
+            if self.tree.nearest_one(d).is_none_or(|n| n.1 > tol * tol) {
                 dirs.push(d);
             }
         }

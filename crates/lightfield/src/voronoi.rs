@@ -9,11 +9,10 @@
 //! from `p` (Van Oosterom and Strackee's formula), so the cells tile the sphere and their solid
 //! angles sum to 4π.
 
+use crate::tree::DirTree;
 use crate::LightFieldError;
 use glam::DVec3;
-use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use rayon::prelude::*;
-use std::num::NonZero;
 
 /// Half-width of the starting square in the tangent plane: 89.94° from the centre. A cell that
 /// still touches it reaches past the hemisphere around its direction.
@@ -22,10 +21,7 @@ const FAR: f64 = 1000.0;
 /// Solid angle (sr) of each direction's Voronoi cell. `dirs` are unit vectors, pairwise
 /// distinct; `tree` holds them (item = index). Fails when a cell would reach beyond the
 /// hemisphere around its own direction: the directions leave a gap wider than a hemisphere.
-pub fn solid_angles(
-    dirs: &[DVec3],
-    tree: &ImmutableKdTree<f64, 3>,
-) -> Result<Vec<f64>, LightFieldError> {
+pub fn solid_angles(dirs: &[DVec3], tree: &DirTree) -> Result<Vec<f64>, LightFieldError> {
     if dirs.len() < 4 {
         return Err(LightFieldError::Input(format!(
             "{} directions: Voronoi cells on the sphere need at least 4 that surround the centre",
@@ -42,21 +38,21 @@ fn cell_solid_angle(
     i: usize,
     p: DVec3,
     dirs: &[DVec3],
-    tree: &ImmutableKdTree<f64, 3>,
+    tree: &DirTree,
 ) -> Result<f64, LightFieldError> {
     let (e1, e2) = p.any_orthonormal_pair();
     let mut k = 16.min(dirs.len());
     loop {
-        let near = tree.nearest_n::<SquaredEuclidean>(&p.to_array(), NonZero::new(k).unwrap());
+        let near = tree.nearest_n(p, k);
         let mut poly = vec![(-FAR, -FAR), (FAR, -FAR), (FAR, FAR), (-FAR, FAR)];
         let mut farthest_neighbour = 0.0f64;
         for n in &near {
-            let j = n.item as usize;
+            let (j, dist2) = *n;
             if j == i {
                 continue;
             }
             let q = dirs[j];
-            farthest_neighbour = farthest_neighbour.max(n.distance);
+            farthest_neighbour = farthest_neighbour.max(dist2);
             // x ∝ p + a e1 + b e2 lies on p's side of the bisector when x·(p − q) ≥ 0.
             let (na, nb, c) = (q.dot(e1), q.dot(e2), 1.0 - p.dot(q));
             if na == 0.0 && nb == 0.0 && c <= 0.0 {
@@ -136,9 +132,8 @@ mod tests {
     use super::*;
     use std::f64::consts::PI;
 
-    fn tree(d: &[DVec3]) -> ImmutableKdTree<f64, 3> {
-        let pts: Vec<[f64; 3]> = d.iter().map(|v| v.to_array()).collect();
-        ImmutableKdTree::new_from_slice(&pts)
+    fn tree(d: &[DVec3]) -> DirTree {
+        DirTree::new(d)
     }
 
     #[test]
