@@ -53,8 +53,8 @@ pub struct Args {
     /// Low-light correction of DGP below 1000 lux.
     #[arg(long)]
     pub(crate) low_light: bool,
-    /// Annual glare of views in a scene over a weather year (seed 004's light-field
-    /// sampling): the inputs are scene files, --weather and --view are needed.
+    /// Annual glare of views in a scene over a weather year, by adaptive sampling of the light
+    /// arriving at each view point: the inputs are scene files, --weather and --view are needed.
     #[arg(long)]
     pub(crate) annual: bool,
     /// --annual: weather file (EPW, WEA or TMY3 CSV).
