@@ -16,6 +16,8 @@
 //! - Sensors lie `height` above the polygon's plane along `n`, face `n`, and are ordered by
 //!   row `j` (along `v`), then column `i` (along `u`).
 
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Default work-plane height above the floor polygon, metres.
@@ -58,7 +60,7 @@ pub enum SensorError {
 }
 
 /// Where a grid sensor sits on its grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GridCell {
     /// Index into [`SensorSet::grids`].
     pub grid: usize,
@@ -68,8 +70,10 @@ pub struct GridCell {
     pub j: u32,
 }
 
-/// One sensor: a point and the direction it faces (as an rtrace `-I` input line).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One sensor: a point and the direction it faces (as an rtrace `-I` input line). The one
+/// sensor type of daylit: grids, point files, annual studies, daylight coefficients and the
+/// matrix methods all take it; the numbers are kept as given, so reports print them back.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sensor {
     /// Position.
     pub position: [f64; 3],
@@ -77,6 +81,27 @@ pub struct Sensor {
     pub direction: [f64; 3],
     /// Its grid cell, for sensors made by [`SensorSet::from_polygon`].
     pub cell: Option<GridCell>,
+}
+
+impl Sensor {
+    /// A sensor at `position` facing `direction` (not on a grid).
+    pub fn new(position: DVec3, direction: DVec3) -> Self {
+        Sensor {
+            position: position.to_array(),
+            direction: direction.to_array(),
+            cell: None,
+        }
+    }
+
+    /// Its position as a vector.
+    pub fn point(&self) -> DVec3 {
+        DVec3::from_array(self.position)
+    }
+
+    /// The unit normal of the surface it measures on: its direction normalised.
+    pub fn normal(&self) -> DVec3 {
+        DVec3::from_array(self.direction).normalize()
+    }
 }
 
 /// A regular grid of square cells in a plane.

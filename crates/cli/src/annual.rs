@@ -176,10 +176,7 @@ fn parse_view(s: &str) -> Result<Sensor, String> {
     if dir.length_squared() == 0.0 {
         return Err(format!("the view direction of \"{s}\" is zero"));
     }
-    Ok(Sensor {
-        pos: DVec3::new(v[0], v[1], v[2]),
-        normal: dir.normalize(),
-    })
+    Ok(Sensor::new(DVec3::new(v[0], v[1], v[2]), dir))
 }
 
 /// The vertices of the polygon named `name` in the scene files.
@@ -246,14 +243,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         seed: a.seed,
     };
     trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let sensors: Vec<Sensor> = set
-        .sensors
-        .iter()
-        .map(|s| Sensor {
-            pos: DVec3::from_array(s.position),
-            normal: DVec3::from_array(s.direction).normalize(),
-        })
-        .collect();
+    let sensors = &set.sensors;
     let choice = match a.method.as_str() {
         "2phase" => MethodChoice::TwoPhase,
         "3phase" => MethodChoice::Matrix(Method::ThreePhase),
@@ -305,7 +295,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         &load,
         method,
         &settings,
-        &sensors,
+        sensors,
         &weather,
         &progress,
     )?;

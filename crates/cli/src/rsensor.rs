@@ -15,7 +15,7 @@ use daylit_image::view::View;
 use daylit_radfile::header::command_line;
 use daylit_radfile::printf::{format_e, format_g_digits};
 use daylit_scene::{load_scene, LoadOptions};
-use daylit_transport::sensor::{Sensor, SensorFrame, SensorSampler};
+use daylit_transport::sensor::{SensitivityTable, SensorFrame, SensorSampler};
 use daylit_transport::{Options, Renderer};
 use glam::DVec3;
 use std::process::ExitCode;
@@ -189,7 +189,8 @@ fn load_sensor(name: &str, nsamps: usize) -> anyhow::Result<SensorSampler> {
         .with_context(|| format!("cannot open sensor file '{name}'"))?;
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read sensor file '{}'", path.display()))?;
-    let (sensor, warning) = Sensor::parse(&text, name).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (sensor, warning) =
+        SensitivityTable::parse(&text, name).map_err(|e| anyhow::anyhow!("{e}"))?;
     if let Some(w) = warning {
         eprintln!("rsensor: warning - {w}");
     }

@@ -3,34 +3,8 @@
 use crate::sender::SkyRenderer;
 use glam::DVec3;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-/// A sensor: a point and the unit normal of the surface it measures on (rtrace `-I` input).
-/// Serialised as the six numbers of its rtrace line, `[x, y, z, dx, dy, dz]`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(from = "[f64; 6]", into = "[f64; 6]")]
-pub struct Sensor {
-    /// Position.
-    pub pos: DVec3,
-    /// Unit normal.
-    pub normal: DVec3,
-}
-
-impl From<[f64; 6]> for Sensor {
-    fn from(v: [f64; 6]) -> Self {
-        Sensor {
-            pos: DVec3::new(v[0], v[1], v[2]),
-            normal: DVec3::new(v[3], v[4], v[5]),
-        }
-    }
-}
-
-impl From<Sensor> for [f64; 6] {
-    fn from(s: Sensor) -> Self {
-        let (p, n) = (s.pos, s.normal);
-        [p.x, p.y, p.z, n.x, n.y, n.z]
-    }
-}
+pub use daylit_annual::Sensor;
 
 /// Daylight coefficients: irradiance (W/m², RGB) at each sensor per unit radiance of each
 /// patch. Sensor-major: `total[s * bins + p]`.
@@ -65,7 +39,7 @@ pub(crate) fn sensor_rows(
             |ctx, (k, s)| {
                 r.reseed(ctx, (first + k) as u64);
                 ctx.contrib.fill(DVec3::ZERO);
-                r.irradiance(s.pos, s.normal, ctx);
+                r.irradiance(s.point(), s.normal(), ctx);
                 progress();
                 ctx.contrib.iter().map(|v| v.as_vec3().to_array()).collect()
             },

@@ -43,14 +43,15 @@ pub fn direct_sun_from(
             || r.ctx(0),
             |ctx, (k, (row, s))| {
                 r.reseed(ctx, (first + k) as u64);
+                let (normal, point) = (s.normal(), s.point());
                 for (v, sun) in row.iter_mut().zip(suns) {
                     let Some(sun) = sun else { continue };
                     let dir = DVec3::from_array(sun.dir).normalize();
-                    let cos = dir.dot(s.normal);
+                    let cos = dir.dot(normal);
                     if cos <= 0.0 {
                         continue;
                     }
-                    let t = r.shadow_value(s.pos, dir, ctx);
+                    let t = r.shadow_value(point, dir, ctx);
                     if t.max_element() <= 0.0 {
                         continue;
                     }

@@ -61,10 +61,7 @@ fn trace_year(
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let v: Vec<f64> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
-            Sensor {
-                pos: DVec3::new(v[0], v[1], v[2]),
-                normal: DVec3::new(v[3], v[4], v[5]).normalize(),
-            }
+            Sensor::new(DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]))
         })
         .collect();
     let load = LoadOptions {

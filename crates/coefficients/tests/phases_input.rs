@@ -38,10 +38,7 @@ fn run(dir: &Path, scene: &Path, settings: &PhaseSettings) -> Result<(), PhaseEr
         raypath: daylit_cal::RayPath::new([dir.to_path_buf()]),
         ..LoadOptions::default()
     };
-    let sensors = [Sensor {
-        pos: DVec3::new(1.5, 2.0, 0.8),
-        normal: DVec3::Z,
-    }];
+    let sensors = [Sensor::new(DVec3::new(1.5, 2.0, 0.8), DVec3::Z)];
     annual_phases(
         &[scene.to_path_buf()],
         &load,

@@ -43,9 +43,11 @@ fn sensors(scene: &Path) -> Vec<Sensor> {
         .unwrap()
         .sensors
         .iter()
-        .map(|s| Sensor {
-            pos: DVec3::from_array(s.position),
-            normal: DVec3::from_array(s.direction).normalize(),
+        .map(|s| {
+            Sensor::new(
+                DVec3::from_array(s.position),
+                DVec3::from_array(s.direction),
+            )
         })
         .collect()
 }

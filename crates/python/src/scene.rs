@@ -49,10 +49,10 @@ pub(crate) fn sensors_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<daylit_coeffici
                 ),
             ));
         }
-        out.push(daylit_coefficients::Sensor {
-            pos: DVec3::new(r[0], r[1], r[2]),
-            normal: d.normalize(),
-        });
+        out.push(daylit_coefficients::Sensor::new(
+            DVec3::new(r[0], r[1], r[2]),
+            d,
+        ));
     }
     Ok(out)
 }

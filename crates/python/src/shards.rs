@@ -104,9 +104,10 @@ fn shard_study<'py>(
                 ),
             ));
         }
-        let mut s = Sensor::from([row[0], row[1], row[2], row[3], row[4], row[5]]);
-        s.normal = s.normal.normalize();
-        list.push(s);
+        list.push(Sensor::new(
+            glam::DVec3::new(row[0], row[1], row[2]),
+            normal,
+        ));
     }
     let study = Study {
         scene,

@@ -31,7 +31,7 @@ const MAX_PHI: usize = 360;
 
 /// A sensor's sensitivity table.
 #[derive(Clone, Debug)]
-pub struct Sensor {
+pub struct SensitivityTable {
     /// Polar angles of the rows, degrees, increasing from 0.
     thetas: Vec<f64>,
     /// Azimuths of the columns, degrees, increasing from 0.
@@ -40,10 +40,10 @@ pub struct Sensor {
     values: Vec<f64>,
 }
 
-impl Sensor {
+impl SensitivityTable {
     /// Reads a sensor table; `name` names the file in errors. Negative values become 0 and
     /// are reported in the returned warning.
-    pub fn parse(text: &str, name: &str) -> Result<(Sensor, Option<String>), String> {
+    pub fn parse(text: &str, name: &str) -> Result<(SensitivityTable, Option<String>), String> {
         let mut lines = text.lines().enumerate().peekable();
         if lines
             .peek()
@@ -139,7 +139,7 @@ impl Sensor {
         let warning =
             negative.then(|| format!("Negative value(s) in sensor file '{name}' (ignored)"));
         Ok((
-            Sensor {
+            SensitivityTable {
                 thetas,
                 phis,
                 values,
@@ -191,7 +191,7 @@ impl SensorFrame {
 /// A sensor's table inverted for sampling, with the integral of its sensitivity.
 #[derive(Clone, Debug)]
 pub struct SensorSampler {
-    sensor: Sensor,
+    sensor: SensitivityTable,
     /// Polar extent of the sensor, radians.
     max_theta: f64,
     /// 1 − cos θ at the `ntheta + 1` equal-probability polar divisions.
@@ -207,7 +207,7 @@ pub struct SensorSampler {
 impl SensorSampler {
     /// Inverts `sensor`'s table for `nsamps` rays (the table is not made finer than the
     /// sensor's own).
-    pub fn new(sensor: Sensor, nsamps: usize) -> Result<SensorSampler, String> {
+    pub fn new(sensor: SensitivityTable, nsamps: usize) -> Result<SensorSampler, String> {
         let (nt, np) = (sensor.thetas.len(), sensor.phis.len());
         let th = |t: usize| sensor.thetas[t];
         let ph = |p: usize| sensor.phis[p];
@@ -256,7 +256,7 @@ impl SensorSampler {
             let t0 = t.min(nt - 1);
             let mut frac = 1.0 + prob / (rowsum[t0] * rowomega[t0] / total);
             tvals[i] = 1.0 - ((1.0 - frac) * thdiv[t0].cos() + frac * thdiv[t0 + 1].cos());
-            // Sensor values stand at the rows' centres: blend the two nearest rows.
+            // Table values stand at the rows' centres: blend the two nearest rows.
             let mut t = t0;
             if t < nt - 1 && (t == 0 || frac >= 0.5) {
                 frac -= 0.5;
@@ -458,7 +458,7 @@ mod tests {
 
     #[test]
     fn the_manual_example_reads() {
-        let (s, warn) = Sensor::parse(SPOT, "spot").unwrap();
+        let (s, warn) = SensitivityTable::parse(SPOT, "spot").unwrap();
         assert!(warn.is_none());
         assert_eq!(s.thetas, vec![0.0, 45.0, 90.0]);
         assert_eq!(s.phis.len(), 4);
@@ -487,11 +487,11 @@ mod tests {
             ),
             ("degrees 0 90 x 270\n", "not a number"),
         ] {
-            let e = Sensor::parse(text, "s").unwrap_err();
+            let e = SensitivityTable::parse(text, "s").unwrap_err();
             assert!(e.contains(want), "{text:?}: {e}");
         }
         let (_, warn) =
-            Sensor::parse("degrees 0 90 180 270\n0 1 -1 1 1\n10 1 1 1 1\n", "s").unwrap();
+            SensitivityTable::parse("degrees 0 90 180 270\n0 1 -1 1 1\n10 1 1 1 1\n", "s").unwrap();
         assert!(warn.unwrap().contains("Negative"));
     }
 
@@ -500,7 +500,7 @@ mod tests {
         // A uniform sensitivity of 1 in rows 0, 45 and 90 degrees: the last band ends half a
         // step beyond the last row, at 112.5 degrees; the integral is that cap's solid angle.
         let text = "degrees 0 90 180 270\n0 1 1 1 1\n45 1 1 1 1\n90 1 1 1 1\n";
-        let (s, _) = Sensor::parse(text, "u").unwrap();
+        let (s, _) = SensitivityTable::parse(text, "u").unwrap();
         let smp = SensorSampler::new(s, 10_000).unwrap();
         let max_theta: f64 = 112.5f64.to_radians();
         let want = 2.0 * PI * (1.0 - max_theta.cos());
@@ -515,7 +515,7 @@ mod tests {
     fn directions_follow_the_sensitivity() {
         // The share of directions in each polar band is the band's share of ∫ S dω (bands
         // end half-way between the rows: 22.5 and 67.5 degrees, and 112.5).
-        let (s, _) = Sensor::parse(SPOT, "spot").unwrap();
+        let (s, _) = SensitivityTable::parse(SPOT, "spot").unwrap();
         let smp = SensorSampler::new(s, 4000).unwrap();
         let f = frame();
         let dirs = smp.directions(&f, 4000, 7);
@@ -594,7 +594,7 @@ mod tests {
                     }
                 }
             }
-            let Ok((s, _)) = Sensor::parse(&String::from_utf8_lossy(&t), "m") else {
+            let Ok((s, _)) = SensitivityTable::parse(&String::from_utf8_lossy(&t), "m") else {
                 continue;
             };
             let Ok(smp) = SensorSampler::new(s, 200) else {

@@ -205,7 +205,7 @@ pub fn window_sun(
         .map(|(k, s)| {
             let mut ctx = renderer.ctx(0);
             renderer.reseed(&mut ctx, (1 << 48) ^ k as u64);
-            let n = s.normal;
+            let (n, origin) = (s.normal(), s.point());
             let a = if n.x.abs() < 0.6 { DVec3::X } else { DVec3::Y };
             let u = n.cross(a).normalize();
             let v = n.cross(u);
@@ -219,7 +219,7 @@ pub fn window_sun(
                     let phi = 2.0 * PI * sy;
                     let dz = (1.0 - sx).max(0.0).sqrt();
                     let dir = u * (r * phi.cos()) + v * (r * phi.sin()) + n * dz;
-                    let ray = Ray { origin: s.pos, dir };
+                    let ray = Ray { origin, dir };
                     let Some(hit) = renderer.tracer().closest_hit(&ray, 1e-6, f64::INFINITY) else {
                         continue;
                     };
