@@ -28,6 +28,14 @@ test('daylit live responds to the page', { timeout: 240000 }, async () => {
     const api = await (await page.request.get(new URL('/api/state', url).href)).json();
     for (const k of ['frame', 'elapsed_ms', 'ev', 'dgp', 'ugp']) assert.strictEqual(typeof api[k], 'number', k);
 
+    // Every glare value carries its class, the one its value and limits give.
+    const classOf = (v, limits) => ['imperceptible', 'perceptible', 'disturbing', 'intolerable'][limits.filter((l) => v >= l).length];
+    assert.strictEqual(api.classes.dgp, classOf(api.dgp, [0.35, 0.4, 0.45]));
+    assert.strictEqual(api.classes.ugr, classOf(api.metrics.ugr, [13, 22, 28]));
+    for (const k of ['dgp', 'ev', 'ugp', 'ugr', 'dgps']) {
+      assert.match(await page.textContent(`#${k}-class`), /^(imperceptible|perceptible|disturbing|intolerable)$/, k);
+    }
+
     // The glare dial says what it rests on; the office has no sky of its own to offer.
     assert.strictEqual(typeof api.uncertainty.frames, 'number');
     assert.match(await page.textContent('#convergence'), /frame/);

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 #[command(disable_help_flag = true)]
 pub struct Args {
     /// Scene files, RADIANCE view options (-vta -vp x y z -vd dx dy dz ...) and rendering
-    /// options (-ab -lw -dj ...), -x/-y resolution (512), --weather FILE, --time 'MM-DD HH:MM',
+    /// options (-ab -lw -dj ...), -x/-y resolution (512), --weather FILE, --time 'MM-DD HH:MM'
+    /// (default: the scene sky's gensky time, else with a weather file the sunny occupied hour
+    /// nearest 03-21 12:00, else 03-21 12:00),
     /// --sky perez|clear|intermediate|overcast, --port N (8642; 0 picks a free one), --bind
     /// ADDR (127.0.0.1), --threads N, --max-frames N. Serves the page until stopped.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true)]

@@ -14,9 +14,11 @@
 //!   2.1–2.3, 5.5–5.6) and the RAMMG noise metric (eq. 7.2–7.3).
 //! - [`metrics`]: the index formulas both paths share.
 //! - [`geometry`]: RADIANCE's view arithmetic and the position index.
+//! - [`classes`]: imperceptible / perceptible / disturbing / intolerable for each index.
 //! - [`imageless`]: glare from daylight coefficients without a picture (RADIANCE's dcglare).
 
 pub mod args;
+pub mod classes;
 pub mod contrast;
 mod detect;
 pub mod evaluate;

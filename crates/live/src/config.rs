@@ -23,8 +23,8 @@ pub struct Config {
     pub render: Options,
     /// Weather file for Perez skies.
     pub weather: Option<PathBuf>,
-    /// Starting date and time (`None`: the scene sky's `!gensky` line's, else
-    /// [`DEFAULT_TIME`]).
+    /// Starting date and time (`None`: the scene sky's `!gensky` line's, else with a weather
+    /// file [`crate::session::sunny_occupied_time`], else [`DEFAULT_TIME`]).
     pub time: Option<SkyTime>,
     /// Starting sky model (`None`: the scene files' sky if they have one, else Perez with a
     /// weather file, else CIE clear).

@@ -12,6 +12,7 @@ use crate::scene_sky::SceneSky;
 use crate::session::{SkySetting, UserScene};
 use crate::LiveError;
 use base64::Engine as _;
+use daylit_glare::classes::Classes;
 use daylit_image::{HdrImage, View};
 use daylit_sky::weather::Weather;
 use daylit_transport::{Options, Renderer};
@@ -84,6 +85,8 @@ pub struct State {
     pub dgps: f64,
     /// Unified glare probability.
     pub ugp: f64,
+    /// Each value's glare class (imperceptible … intolerable).
+    pub classes: Classes,
     /// All metrics, regions included.
     pub metrics: Metrics,
     /// How far Ev, DGP and UGP may still move: standard errors from the last frames, and the
@@ -573,6 +576,7 @@ impl Worker {
             dgp: m.dgp,
             dgps: m.dgps,
             ugp: m.ugp,
+            classes: Classes::of(m.ev, m.dgp, m.dgps, m.ugp, m.ugr),
             metrics: m,
             uncertainty,
             view: a.view.to_options(),

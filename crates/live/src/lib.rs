@@ -66,10 +66,27 @@ pub fn run(
     if let Some(n) = notice {
         eprintln!("daylit live: {n}");
     }
-    // The date and time start at --time, else at the scene sky's `!gensky` line's.
+    // The date and time start at --time, else at the scene sky's `!gensky` line's, else (with
+    // a weather file) at a sunny occupied hour, else at the March equinox noon.
+    let sunny = match (
+        &config.time,
+        scene.sky.as_ref().and_then(|s| s.time),
+        &weather,
+    ) {
+        (None, None, Some(w)) => session::sunny_occupied_time(w),
+        _ => None,
+    };
+    if let Some(t) = sunny {
+        eprintln!(
+            "daylit live: no --time: opening at {}, the sunny occupied hour of the weather file \
+             nearest the March equinox noon",
+            t.text()
+        );
+    }
     let time = config
         .time
         .or_else(|| scene.sky.as_ref().and_then(|s| s.time))
+        .or(sunny)
         .unwrap_or(config::DEFAULT_TIME);
     let settings = engine::Settings {
         view: config.view.clone(),

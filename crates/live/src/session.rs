@@ -121,6 +121,48 @@ impl SkyTime {
     }
 }
 
+/// Occupied hours for the opening time: 8:00–18:00 local standard time, `daylit annual`'s
+/// default schedule.
+const OCCUPIED_HOURS: std::ops::Range<f64> = 8.0..18.0;
+
+/// The time a session with a weather file and no other time opens at: the sunny occupied hour
+/// nearest the March equinox noon ([`crate::config::DEFAULT_TIME`]), so the first picture
+/// shows sun where the building lets it in. Sunny: the record's direct part at least half the
+/// largest of the file's occupied records (in whatever quantity the file gives). `None` when
+/// the file has no direct sun in occupied hours.
+pub fn sunny_occupied_time(w: &Weather) -> Option<SkyTime> {
+    let occupied = || {
+        w.records
+            .iter()
+            .filter(|r| OCCUPIED_HOURS.contains(&r.hour))
+    };
+    let peak = occupied().map(|r| r.direct).fold(0.0, f64::max);
+    if peak <= 0.0 {
+        return None;
+    }
+    let target = crate::config::DEFAULT_TIME;
+    let hours_of_year = |month: u32, day: u32, hour: f64| {
+        let before: u32 = MONTH_DAYS[..month as usize - 1].iter().sum();
+        (before + day - 1) as f64 * 24.0 + hour
+    };
+    let t0 = hours_of_year(target.month, target.day, target.hours());
+    let r = occupied()
+        .filter(|r| r.direct >= 0.5 * peak && (1..=12).contains(&r.month))
+        .min_by(|a, b| {
+            let d = |r: &daylit_sky::weather::Record| {
+                (hours_of_year(r.month, r.day, r.hour) - t0).abs()
+            };
+            d(a).total_cmp(&d(b))
+        })?;
+    let minutes = (r.hour * 60.0).round() as u32;
+    Some(SkyTime {
+        month: r.month,
+        day: r.day,
+        hour: minutes / 60,
+        minute: minutes % 60,
+    })
+}
+
 /// Sky model and time: what a sky is built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkySetting {
@@ -423,6 +465,29 @@ mod tests {
         for bad in ["02-30 12:00", "00-01 12:00", "01-01 24:00", "1-1", "x"] {
             assert!(SkyTime::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_weather_file_opens_on_a_sunny_occupied_hour() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/weather/723170TYA.CSV");
+        let w = daylit_sky::weather::read_weather(&path).unwrap();
+        let t = sunny_occupied_time(&w).unwrap();
+        let r = nearest_record(&w, &t).unwrap();
+        let peak = w
+            .records
+            .iter()
+            .filter(|r| (8.0..18.0).contains(&r.hour))
+            .map(|r| r.direct)
+            .fold(0.0, f64::max);
+        assert!((8..18).contains(&t.hour), "{}", t.text());
+        assert!(r.direct >= 0.5 * peak, "{} {}", r.direct, peak);
+        // Near the equinox: within a few weeks of 03-21.
+        assert!((2..=4).contains(&t.month), "{}", t.text());
+        // No direct sun at all: no such hour.
+        let mut dark = w.clone();
+        dark.records.iter_mut().for_each(|r| r.direct = 0.0);
+        assert_eq!(sunny_occupied_time(&dark), None);
     }
 
     #[test]

@@ -122,6 +122,14 @@ function onFrame(s) {
   $('ev-value').textContent = fmt(s.ev, 0);
   $('ugp-value').textContent = fmt(s.ugp, 3);
   $('dgps-value').textContent = fmt(s.dgps, 3);
+  $('ugr-value').textContent = fmt(s.metrics.ugr, 1);
+  // Each value's glare class; UGP's is that of the UGR it equals (8/0.26 × UGP).
+  for (const k of ['dgp', 'ev', 'ugp', 'dgps', 'ugr']) {
+    const c = $(`${k}-class`);
+    c.textContent = s.classes[k];
+    c.className = `class ${s.classes[k]}`;
+  }
+  $('ugp-class').title = `as UGR ${fmt((s.ugp * 8) / 0.26, 1)}`;
   $('tal-value').textContent = fmt(s.metrics.task_luminance, 1);
   $('cr-value').textContent = s.metrics.contrast_ratio ? `${fmt(s.metrics.contrast_ratio, 2)} : 1` : '–';
   $('frame-no').textContent = s.frame;
