@@ -100,6 +100,18 @@ test('daylit live responds to the page', { timeout: 240000 }, async () => {
     const png = await page.request.get(new URL('/api/save.png', url).href);
     assert.strictEqual((await png.body()).subarray(1, 4).toString(), 'PNG');
 
+    // The denoiser is on by default and changes only the picture shown: switched off, the
+    // shown picture gets grainier while Ev stays what the frames give.
+    assert.strictEqual(await page.isChecked('#denoise'), true);
+    await page.waitForFunction(() => window.liveNav.state().frame >= 4, null, { timeout: 60000 });
+    const smooth = await pixels(page);
+    await page.uncheck('#denoise');
+    await page.waitForFunction(() => window.liveNav.state().display.denoise === false, null, { timeout: 30000 });
+    await page.waitForFunction(() => window.liveNav.state().frame >= 4, null, { timeout: 60000 });
+    const grainy = await pixels(page);
+    assert.ok(differs(smooth, grainy) > 0.01, `the denoiser changes the shown picture (${differs(smooth, grainy)})`);
+    await page.check('#denoise');
+
     if (screenshot) {
       await page.check('input[name=tool][value=look]');
       await page.waitForFunction(() => window.liveNav.state().frame >= 8, null, { timeout: 120000 });

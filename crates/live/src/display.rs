@@ -19,6 +19,14 @@ pub struct Display {
     pub palette: String,
     /// Tone mapping: exposure in stops above the automatic one.
     pub exposure: f64,
+    /// Whether the indirect light is shown through the denoiser ([`crate::denoise`]); the
+    /// metrics never see it. On unless the page turns it off.
+    #[serde(default = "denoise_default")]
+    pub denoise: bool,
+}
+
+fn denoise_default() -> bool {
+    true
 }
 
 impl Default for Display {
@@ -29,6 +37,7 @@ impl Default for Display {
             decades: 3.0,
             palette: "def".into(),
             exposure: 0.0,
+            denoise: true,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! is still moving. Each frame is evaluated, coloured and published to the page's event
 //! stream.
 
+use crate::denoise::Guide;
 use crate::display::{self, Display, Legend};
 use crate::metrics::{self, Metrics, Regions, Uncertainty};
 use crate::progressive::{self, Accumulator, FrameKind, PixelGrid};
@@ -382,6 +383,8 @@ struct Accumulation {
     grid: PixelGrid,
     /// Which pixels lie in the picture.
     inside: Vec<bool>,
+    /// The pixels' primary hits, for the display's denoiser.
+    guide: Guide,
     acc: Accumulator,
     history: Vec<HistoryPoint>,
 }
@@ -470,6 +473,7 @@ impl Worker {
                     view: settings.view.clone(),
                     acc: Accumulator::new(w, h, px),
                     inside: grid.inside(),
+                    guide: Guide::trace(&self.renderer, &grid),
                     grid,
                     history: Vec::new(),
                 });
@@ -554,7 +558,13 @@ impl Worker {
             .collect();
         let uncertainty = Uncertainty::of(&points);
         let (w, h) = (a.acc.width, a.acc.height);
-        let png = match display::png(w, h, &settings.display.rgb8(&picture)) {
+        // The denoiser changes only what is shown: metrics and saved pictures are unfiltered.
+        let shown = if settings.display.denoise {
+            a.acc.denoised_picture(&a.guide)
+        } else {
+            picture.clone()
+        };
+        let png = match display::png(w, h, &settings.display.rgb8(&shown)) {
             Ok(p) => p,
             Err(e) => {
                 self.live.set_error(Some(format!("PNG: {e}")));

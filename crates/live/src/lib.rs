@@ -12,6 +12,7 @@
 
 pub mod assets;
 pub mod config;
+pub mod denoise;
 pub mod display;
 pub mod engine;
 pub mod fireflies;

@@ -152,6 +152,11 @@ pub fn trace_frame(
     Some(px)
 }
 
+/// RADIANCE's luminance weights of red, green and blue (without the 179 lm/W).
+pub(crate) fn grey(c: [f32; 3]) -> f64 {
+    0.2651 * c[0] as f64 + 0.6701 * c[1] as f64 + 0.0648 * c[2] as f64
+}
+
 /// The accumulation of eq. 7.1 for one view, time and resolution.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
@@ -161,6 +166,9 @@ pub struct Accumulator {
     pub height: usize,
     direct: Vec<[f32; 3]>,
     sum: Vec<[f64; 3]>,
+    /// Per pixel: the sum of the squared luminances of the diffuse frames (their variance
+    /// guides the display's denoiser).
+    sum_sq: Vec<f64>,
     frames: u64,
 }
 
@@ -172,6 +180,7 @@ impl Accumulator {
             width,
             height,
             sum: vec![[0.0; 3]; direct.len()],
+            sum_sq: vec![0.0; direct.len()],
             direct,
             frames: 0,
         }
@@ -180,12 +189,35 @@ impl Accumulator {
     /// Adds a diffuse frame.
     pub fn add(&mut self, frame: &[[f32; 3]]) {
         assert_eq!(frame.len(), self.sum.len(), "frames have the grid's size");
-        for (s, v) in self.sum.iter_mut().zip(frame) {
+        for ((s, q), v) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(frame) {
             for (a, b) in s.iter_mut().zip(v) {
                 *a += *b as f64;
             }
+            *q += grey(*v).powi(2);
         }
         self.frames += 1;
+    }
+
+    /// The picture as the page shows it with the denoiser on: frame 0 plus the indirect mean
+    /// smoothed by [`crate::denoise`] (frame 0 alone until two diffuse frames give a variance).
+    pub fn denoised_picture(&self, guide: &crate::denoise::Guide) -> Vec<[f32; 3]> {
+        if self.frames < 2 {
+            return self.picture();
+        }
+        let n = self.frames as f64;
+        let mean: Vec<[f32; 3]> = self.sum.iter().map(|s| s.map(|v| (v / n) as f32)).collect();
+        // The variance of each pixel's mean luminance, from the frames' spread.
+        let var: Vec<f64> = mean
+            .iter()
+            .zip(&self.sum_sq)
+            .map(|(m, q)| ((q / n - grey(*m).powi(2)) / (n - 1.0)).max(0.0))
+            .collect();
+        let smooth = crate::denoise::denoise(&mean, &var, guide, self.width, self.height);
+        self.direct
+            .iter()
+            .zip(smooth)
+            .map(|(d, i)| [d[0] + i[0], d[1] + i[1], d[2] + i[2]])
+            .collect()
     }
 
     /// Diffuse frames accumulated (`n` of eq. 7.1; 0 while only frame 0 is there).

@@ -9,7 +9,7 @@
 //! | `GET /api/state` | the latest state (`frame`, `elapsed_ms`, `ev`, `dgp`, `ugp`, ...) |
 //! | `POST /api/view` | `{typ, vp, vd, vu, vh, vv, moving}` |
 //! | `POST /api/sky` | `{kind, time: {month, day, hour, minute}}`; `kind` `scene` is the sky in the scene files |
-//! | `POST /api/display` | `{mode, scale, decades, palette, exposure}` |
+//! | `POST /api/display` | `{mode, scale, decades, palette, exposure, denoise}` |
 //! | `POST /api/regions` | `{task, contrast}` |
 //! | `GET /api/save.hdr`, `/api/save.png` | the accumulated picture, the shown picture |
 

@@ -103,6 +103,7 @@ function sendDisplay() {
     decades: parseFloat($('decades').value),
     palette: (state && state.display.palette) || 'def',
     exposure: parseFloat($('exposure').value),
+    denoise: $('denoise').checked,
   });
 }
 
@@ -157,6 +158,7 @@ function onFrame(s) {
     $('scale').value = s.display.scale;
     $('decades').value = s.display.decades;
     $('exposure').value = s.display.exposure;
+    $('denoise').checked = s.display.denoise;
   }
   drawDial(s);
   drawLegend(s.legend);
@@ -367,7 +369,7 @@ $('view-type').addEventListener('change', () => {
 $('hour').addEventListener('input', () => { $('hour-text').textContent = hourText(parseFloat($('hour').value)); });
 for (const id of ['month', 'day', 'hour']) $(id).addEventListener('change', timeChanged);
 $('sky').addEventListener('change', sendSky);
-for (const id of ['mode', 'scale', 'decades', 'exposure']) $(id).addEventListener('change', sendDisplay);
+for (const id of ['mode', 'scale', 'decades', 'exposure', 'denoise']) $(id).addEventListener('change', sendDisplay);
 $('clear-regions').addEventListener('click', () => {
   regions = { task: null, contrast: null };
   pendingContrast = null;
