@@ -489,6 +489,20 @@ impl Worker {
                         continue;
                     };
                     a.acc.add(&px);
+                    // More samples where the picture is least certain (per-pixel means stay
+                    // means of their own samples, so the glare values keep their expectation).
+                    if let Some(plan) = a.acc.extra_plan() {
+                        let Some(extra) = progressive::trace_extra(
+                            &self.renderer,
+                            &a.grid,
+                            a.acc.frames(),
+                            &plan,
+                            &cancelled,
+                        ) else {
+                            continue;
+                        };
+                        a.acc.add_extra(&extra);
+                    }
                 } else if !republish {
                     // Done at reduced resolution while the view still moves: wait for it.
                     std::thread::sleep(Duration::from_millis(20));

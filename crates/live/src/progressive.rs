@@ -5,6 +5,11 @@
 //!
 //! L'(p, n) = L(p, 0) + 1/n · Σ_{i=1..n} L(p, i).
 //!
+//! From frame [`EXTRA_AFTER`] on, each frame also gives [`EXTRA_SAMPLES`] more samples to the
+//! [`EXTRA_SHARE`] of pixels whose mean is least certain ([`Accumulator::extra_plan`]); each
+//! pixel's mean is then over its own samples. At equal samples this brings the picture closer
+//! to the converged one (`tests/adaptive.rs`).
+//!
 //! Rows are traced in parallel with rayon, one generator per (frame, pixel), so a frame does
 //! not depend on the number of threads. A render can be abandoned between rows when the view,
 //! time or sky changes, so that a new frame starts at once.
@@ -152,6 +157,70 @@ pub fn trace_frame(
     Some(px)
 }
 
+/// Extra diffuse samples of some pixels of frame `frame_no`, on top of its one per pixel:
+/// `extra[k]` more for pixel `k`. Returns, per pixel given any, the sum of its samples, the
+/// sum of their squared luminances and their number. Their generators are numbered apart from
+/// the frames' (from 2^62), so a frame still does not depend on the number of threads.
+pub fn trace_extra(
+    renderer: &Renderer,
+    grid: &PixelGrid,
+    frame_no: u64,
+    extra: &[u8],
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<(usize, [f64; 3], f64, u32)>> {
+    let npix = (grid.width * grid.height) as u64;
+    let todo: Vec<usize> = (0..extra.len())
+        .filter(|&k| extra[k] > 0 && grid.rays[k].is_some())
+        .collect();
+    let out: Vec<Option<(usize, [f64; 3], f64, u32)>> = todo
+        .par_chunks(64)
+        .map_init(
+            || {
+                let mut c: Ctx = renderer.ctx(0);
+                c.indirect_only = true;
+                c
+            },
+            |ctx, chunk| {
+                if cancelled() {
+                    return None;
+                }
+                Some(
+                    chunk
+                        .iter()
+                        .map(|&k| {
+                            let (org, dir) = grid.rays[k].expect("pixels with rays only");
+                            let (mut sum, mut sq) = ([0.0; 3], 0.0);
+                            for j in 0..extra[k] as u64 {
+                                let index = (1u64 << 62) + (frame_no * npix + k as u64) * 256 + j;
+                                renderer.reseed(ctx, index);
+                                let v = renderer.radiance(org, dir, ctx).value;
+                                let c = [v.x as f32, v.y as f32, v.z as f32];
+                                for (a, b) in sum.iter_mut().zip(c) {
+                                    *a += b as f64;
+                                }
+                                sq += grey(c).powi(2);
+                            }
+                            (k, sum, sq, extra[k] as u32)
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            },
+        )
+        .collect::<Option<Vec<Vec<_>>>>()?
+        .into_iter()
+        .flatten()
+        .map(Some)
+        .collect();
+    out.into_iter().collect()
+}
+
+/// Frames before the first extra samples (the variances need a few samples to mean anything).
+pub const EXTRA_AFTER: u64 = 4;
+/// The share of pixels given extra samples each frame.
+pub const EXTRA_SHARE: f64 = 0.1;
+/// Extra samples each of them gets.
+pub const EXTRA_SAMPLES: u8 = 7;
+
 /// RADIANCE's luminance weights of red, green and blue (without the 179 lm/W).
 pub(crate) fn grey(c: [f32; 3]) -> f64 {
     0.2651 * c[0] as f64 + 0.6701 * c[1] as f64 + 0.0648 * c[2] as f64
@@ -169,6 +238,9 @@ pub struct Accumulator {
     /// Per pixel: the sum of the squared luminances of the diffuse frames (their variance
     /// guides the display's denoiser).
     sum_sq: Vec<f64>,
+    /// Per pixel: the diffuse samples in `sum` (one per frame, more where
+    /// [`Accumulator::extra_plan`] asked for them).
+    count: Vec<u32>,
     frames: u64,
 }
 
@@ -181,6 +253,7 @@ impl Accumulator {
             height,
             sum: vec![[0.0; 3]; direct.len()],
             sum_sq: vec![0.0; direct.len()],
+            count: vec![0; direct.len()],
             direct,
             frames: 0,
         }
@@ -195,7 +268,77 @@ impl Accumulator {
             }
             *q += grey(*v).powi(2);
         }
+        self.count.iter_mut().for_each(|c| *c += 1);
         self.frames += 1;
+    }
+
+    /// Adds the extra samples of [`trace_extra`].
+    pub fn add_extra(&mut self, samples: &[(usize, [f64; 3], f64, u32)]) {
+        for &(k, sum, sq, n) in samples {
+            for (a, b) in self.sum[k].iter_mut().zip(sum) {
+                *a += b;
+            }
+            self.sum_sq[k] += sq;
+            self.count[k] += n;
+        }
+    }
+
+    /// Which pixels get extra samples in the next frame, and how many: [`EXTRA_SAMPLES`] for
+    /// the [`EXTRA_SHARE`] of pixels whose mean is least certain — the standard error of the
+    /// indirect luminance's mean relative to the pixel's whole luminance — once
+    /// [`EXTRA_AFTER`] frames give the variances. Each pixel's mean stays the mean of its own
+    /// samples, so the picture and its glare values keep their expectation.
+    pub fn extra_plan(&self) -> Option<Vec<u8>> {
+        if self.frames < EXTRA_AFTER {
+            return None;
+        }
+        let means = self.indirect_means();
+        let score: Vec<f64> = (0..self.sum.len())
+            .map(|k| {
+                let n = self.count[k] as f64;
+                let m = grey(means[k]);
+                let var = ((self.sum_sq[k] / n - m * m) / (n - 1.0)).max(0.0);
+                let whole = m + grey(self.direct[k]);
+                if whole > 0.0 {
+                    var.sqrt() / whole
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut positive: Vec<f64> = score.iter().copied().filter(|&v| v > 0.0).collect();
+        if positive.is_empty() {
+            return None;
+        }
+        let at = (((1.0 - EXTRA_SHARE) * positive.len() as f64) as usize).min(positive.len() - 1);
+        let cut = *positive.select_nth_unstable_by(at, f64::total_cmp).1;
+        Some(
+            score
+                .iter()
+                .map(|&v| {
+                    if v >= cut && v > 0.0 {
+                        EXTRA_SAMPLES
+                    } else {
+                        0
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Each pixel's mean of its diffuse samples.
+    fn indirect_means(&self) -> Vec<[f32; 3]> {
+        self.sum
+            .iter()
+            .zip(&self.count)
+            .map(|(s, &n)| {
+                if n > 0 {
+                    s.map(|v| (v / n as f64) as f32)
+                } else {
+                    [0.0; 3]
+                }
+            })
+            .collect()
     }
 
     /// The picture as the page shows it with the denoiser on: frame 0 plus the indirect mean
@@ -204,13 +347,16 @@ impl Accumulator {
         if self.frames < 2 {
             return self.picture();
         }
-        let n = self.frames as f64;
-        let mean: Vec<[f32; 3]> = self.sum.iter().map(|s| s.map(|v| (v / n) as f32)).collect();
-        // The variance of each pixel's mean luminance, from the frames' spread.
+        let mean = self.indirect_means();
+        // The variance of each pixel's mean luminance, from its samples' spread.
         let var: Vec<f64> = mean
             .iter()
             .zip(&self.sum_sq)
-            .map(|(m, q)| ((q / n - grey(*m).powi(2)) / (n - 1.0)).max(0.0))
+            .zip(&self.count)
+            .map(|((m, q), &n)| {
+                let n = n as f64;
+                ((q / n - grey(*m).powi(2)) / (n - 1.0)).max(0.0)
+            })
             .collect();
         let smooth = crate::denoise::denoise(&mean, &var, guide, self.width, self.height);
         self.direct
@@ -229,22 +375,7 @@ impl Accumulator {
     /// fireflies of the indirect part suppressed ([`crate::fireflies`]); `valid` says which
     /// pixels lie in the picture.
     pub fn glare_picture(&self, valid: &[bool]) -> Vec<[f32; 3]> {
-        let inv = if self.frames > 0 {
-            1.0 / self.frames as f64
-        } else {
-            0.0
-        };
-        let mut indirect: Vec<[f32; 3]> = self
-            .sum
-            .iter()
-            .map(|s| {
-                [
-                    (s[0] * inv) as f32,
-                    (s[1] * inv) as f32,
-                    (s[2] * inv) as f32,
-                ]
-            })
-            .collect();
+        let mut indirect = self.indirect_means();
         crate::fireflies::suppress(
             &mut indirect,
             valid,
@@ -259,17 +390,15 @@ impl Accumulator {
             .collect()
     }
 
-    /// The picture after `n` frames: L(p, 0) + Σ L(p, i) / n.
+    /// The picture after `n` frames: L(p, 0) + Σ L(p, i) / n, each pixel's sum over its own
+    /// samples (n of them, or more where it had extra ones).
     pub fn picture(&self) -> Vec<[f32; 3]> {
-        let inv = if self.frames > 0 {
-            1.0 / self.frames as f64
-        } else {
-            0.0
-        };
         self.direct
             .iter()
             .zip(&self.sum)
-            .map(|(d, s)| {
+            .zip(&self.count)
+            .map(|((d, s), &n)| {
+                let inv = if n > 0 { 1.0 / n as f64 } else { 0.0 };
                 [
                     (d[0] as f64 + s[0] * inv) as f32,
                     (d[1] as f64 + s[1] * inv) as f32,
@@ -292,6 +421,28 @@ mod tests {
         a.add(&[[3.0, 3.0, 3.0], [0.0, 0.0, 2.0]]);
         assert_eq!(a.frames(), 2);
         assert_eq!(a.picture(), vec![[3.0, 4.0, 5.0], [2.0, 0.0, 1.0]]);
+    }
+
+    #[test]
+    fn extra_samples_go_to_the_least_certain_pixels_and_keep_means() {
+        // Eight pixels: pixel 3 alternates 0 and 2, the others are steady at 1.
+        let mut a = Accumulator::new(8, 1, vec![[0.0; 3]; 8]);
+        assert_eq!(a.extra_plan(), None);
+        for i in 0..EXTRA_AFTER {
+            let mut f = vec![[1.0f32; 3]; 8];
+            f[3] = [2.0 * (i % 2) as f32; 3];
+            a.add(&f);
+        }
+        let plan = a.extra_plan().unwrap();
+        assert_eq!(plan[3], EXTRA_SAMPLES);
+        assert_eq!(plan.iter().filter(|&&n| n > 0).count(), 1);
+        // Three extra samples of 1 for pixel 3: its mean is over its own seven samples.
+        a.add_extra(&[(3, [3.0; 3], 3.0 * grey([1.0; 3]).powi(2), 3)]);
+        let p = a.picture();
+        assert!(
+            (p[3][0] - 7.0 / 7.0).abs() < 1e-6 && p[0] == [1.0; 3],
+            "{p:?}"
+        );
     }
 
     #[test]
