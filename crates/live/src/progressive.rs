@@ -157,9 +157,21 @@ pub fn trace_frame(
     Some(px)
 }
 
+/// The extra samples of one pixel in one frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExtraSamples {
+    /// The pixel, row-major.
+    pub pixel: usize,
+    /// The sum of the samples.
+    pub sum: [f64; 3],
+    /// The sum of their squared luminances.
+    pub sum_sq: f64,
+    /// How many.
+    pub count: u32,
+}
+
 /// Extra diffuse samples of some pixels of frame `frame_no`, on top of its one per pixel:
-/// `extra[k]` more for pixel `k`. Returns, per pixel given any, the sum of its samples, the
-/// sum of their squared luminances and their number. Their generators are numbered apart from
+/// `extra[k]` more for pixel `k`. Returns the samples of each pixel given any. Their generators are numbered apart from
 /// the frames' (from 2^62), so a frame still does not depend on the number of threads.
 pub fn trace_extra(
     renderer: &Renderer,
@@ -167,12 +179,12 @@ pub fn trace_extra(
     frame_no: u64,
     extra: &[u8],
     cancelled: &(dyn Fn() -> bool + Sync),
-) -> Option<Vec<(usize, [f64; 3], f64, u32)>> {
+) -> Option<Vec<ExtraSamples>> {
     let npix = (grid.width * grid.height) as u64;
     let todo: Vec<usize> = (0..extra.len())
         .filter(|&k| extra[k] > 0 && grid.rays[k].is_some())
         .collect();
-    let out: Vec<Option<(usize, [f64; 3], f64, u32)>> = todo
+    let out: Vec<Option<ExtraSamples>> = todo
         .par_chunks(64)
         .map_init(
             || {
@@ -200,7 +212,12 @@ pub fn trace_extra(
                                 }
                                 sq += grey(c).powi(2);
                             }
-                            (k, sum, sq, extra[k] as u32)
+                            ExtraSamples {
+                                pixel: k,
+                                sum,
+                                sum_sq: sq,
+                                count: extra[k] as u32,
+                            }
                         })
                         .collect::<Vec<_>>(),
                 )
@@ -273,13 +290,13 @@ impl Accumulator {
     }
 
     /// Adds the extra samples of [`trace_extra`].
-    pub fn add_extra(&mut self, samples: &[(usize, [f64; 3], f64, u32)]) {
-        for &(k, sum, sq, n) in samples {
-            for (a, b) in self.sum[k].iter_mut().zip(sum) {
+    pub fn add_extra(&mut self, samples: &[ExtraSamples]) {
+        for e in samples {
+            for (a, b) in self.sum[e.pixel].iter_mut().zip(e.sum) {
                 *a += b;
             }
-            self.sum_sq[k] += sq;
-            self.count[k] += n;
+            self.sum_sq[e.pixel] += e.sum_sq;
+            self.count[e.pixel] += e.count;
         }
     }
 
@@ -437,7 +454,12 @@ mod tests {
         assert_eq!(plan[3], EXTRA_SAMPLES);
         assert_eq!(plan.iter().filter(|&&n| n > 0).count(), 1);
         // Three extra samples of 1 for pixel 3: its mean is over its own seven samples.
-        a.add_extra(&[(3, [3.0; 3], 3.0 * grey([1.0; 3]).powi(2), 3)]);
+        a.add_extra(&[ExtraSamples {
+            pixel: 3,
+            sum: [3.0; 3],
+            sum_sq: 3.0 * grey([1.0; 3]).powi(2),
+            count: 3,
+        }]);
         let p = a.picture();
         assert!(
             (p[3][0] - 7.0 / 7.0).abs() < 1e-6 && p[0] == [1.0; 3],

@@ -70,7 +70,7 @@ fn adaptive_sampling_lowers_the_error_at_equal_samples() {
             samples += npix;
             if let Some(plan) = a.extra_plan() {
                 let extra = progressive::trace_extra(&r, &grid, base + i, &plan, &never).unwrap();
-                samples += extra.iter().map(|e| e.3 as f64).sum::<f64>();
+                samples += extra.iter().map(|e| e.count as f64).sum::<f64>();
                 a.add_extra(&extra);
             }
         }
