@@ -26,4 +26,6 @@ pub mod sensors;
 pub use metrics::{compute, AnnualMetrics, Illuminance, Layout, MetricOptions, MetricsError};
 pub use report::{write_atomic, ReportError};
 pub use schedule::{Schedule, ScheduleError};
-pub use sensors::{Grid, GridCell, GridOptions, Sensor, SensorError, SensorSet};
+pub use sensors::{
+    check_position, Grid, GridCell, GridOptions, Sensor, SensorError, SensorSet, SENSOR_REACH,
+};

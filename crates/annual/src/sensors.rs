@@ -57,6 +57,66 @@ pub enum SensorError {
     /// A polygon cannot carry a grid.
     #[error("grid polygon: {0}")]
     Polygon(String),
+    /// A sensor that did not come from a file line is impossible (see
+    /// [`SensorSet::validate`]).
+    #[error("sensor {index}: {message}")]
+    Sensor {
+        /// 1-based position in the set.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A sensor farther than this many times the scene's size from the scene's bounding box is
+/// refused: it cannot be in the building, and its numbers would mean nothing.
+pub const SENSOR_REACH: f64 = 10.0;
+
+/// Whether a sensor (or view point) at `position` facing `direction` can be meant, for a
+/// scene bounded by `scene` (lower and upper corners; `None` without surfaces): finite
+/// numbers, a direction that is not zero, and a place in or near the scene — no farther
+/// from its box than [`SENSOR_REACH`] times its size (the box's diagonal). The message says
+/// what is wrong and the rule.
+pub fn check_position(
+    position: [f64; 3],
+    direction: [f64; 3],
+    scene: Option<([f64; 3], [f64; 3])>,
+) -> Result<(), String> {
+    let g = daylit_radfile::printf::format_g;
+    let at = format!(
+        "({}, {}, {})",
+        g(position[0]),
+        g(position[1]),
+        g(position[2])
+    );
+    if position.iter().chain(&direction).any(|c| !c.is_finite()) {
+        return Err(format!("sensor at {at}: its numbers must be finite"));
+    }
+    if dot(direction, direction) == 0.0 {
+        return Err(format!("sensor at {at}: its direction (dx dy dz) is zero"));
+    }
+    let Some((lo, hi)) = scene else {
+        return Ok(());
+    };
+    let size = norm(sub(hi, lo));
+    let outside: [f64; 3] =
+        std::array::from_fn(|k| (lo[k] - position[k]).max(position[k] - hi[k]).max(0.0));
+    // Scaled, so that a point near the largest doubles does not overflow to infinity.
+    let big = outside.iter().fold(0.0f64, |m, c| m.max(*c));
+    let away = if big > 0.0 {
+        big * norm(scale(outside, 1.0 / big))
+    } else {
+        0.0
+    };
+    if !(away <= SENSOR_REACH * size) {
+        return Err(format!(
+            "sensor at {at} is {} from the scene's bounding box, more than {SENSOR_REACH} \
+             times the scene's size ({}): sensors must lie in or near the scene",
+            g(away),
+            g(size)
+        ));
+    }
+    Ok(())
 }
 
 /// Where a grid sensor sits on its grid.
@@ -163,6 +223,10 @@ pub struct SensorSet {
     pub sensors: Vec<Sensor>,
     /// Grids referred to by [`GridCell::grid`].
     pub grids: Vec<Grid>,
+    /// The file the sensors were read from, if any, for messages.
+    pub file: Option<String>,
+    /// For sensors read from a file, each one's 1-based line (empty otherwise).
+    pub lines: Vec<usize>,
 }
 
 impl SensorSet {
@@ -180,6 +244,7 @@ impl SensorSet {
     /// Parses sensor-file text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<SensorSet, SensorError> {
         let mut sensors = Vec::new();
+        let mut lines = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw
@@ -228,6 +293,7 @@ impl SensorSet {
                 direction,
                 cell: None,
             });
+            lines.push(n);
         }
         if sensors.is_empty() {
             return Err(SensorError::Empty {
@@ -237,7 +303,32 @@ impl SensorSet {
         Ok(SensorSet {
             sensors,
             grids: Vec::new(),
+            file: Some(file.to_string()),
+            lines,
         })
+    }
+
+    /// Refuses a sensor that cannot be meant for a scene bounded by `scene` (lower and upper
+    /// corners, `None` for a scene without surfaces), by [`check_position`]'s rule, naming
+    /// the sensor file and line (or the sensor's number for sets not read from a file).
+    /// Commands call this before any work.
+    pub fn validate(&self, scene: Option<([f64; 3], [f64; 3])>) -> Result<(), SensorError> {
+        for (i, s) in self.sensors.iter().enumerate() {
+            if let Err(message) = check_position(s.position, s.direction, scene) {
+                return Err(match (&self.file, self.lines.get(i)) {
+                    (Some(file), Some(&line)) => SensorError::Line {
+                        file: file.clone(),
+                        line,
+                        message,
+                    },
+                    _ => SensorError::Sensor {
+                        index: i + 1,
+                        message,
+                    },
+                });
+            }
+        }
+        Ok(())
     }
 
     /// A work-plane grid over a floor polygon (see the module documentation for the rule).
@@ -359,11 +450,22 @@ impl SensorSet {
                 columns: nu,
                 rows: nv,
             }],
+            ..SensorSet::default()
         })
     }
 
-    /// Appends `other`'s sensors (after these) and grids, renumbering its grid cells.
+    /// Appends `other`'s sensors (after these) and grids, renumbering its grid cells. Lines
+    /// in a file are kept only while all sensors come from that one file.
     pub fn append(&mut self, other: SensorSet) {
+        if self.sensors.is_empty() {
+            self.file = other.file.clone();
+            self.lines = other.lines.clone();
+        } else if self.file != other.file || self.lines.len() != self.sensors.len() {
+            self.file = None;
+            self.lines.clear();
+        } else {
+            self.lines.extend(&other.lines);
+        }
         let base = self.grids.len();
         self.grids.extend(other.grids);
         self.sensors.extend(other.sensors.into_iter().map(|mut s| {
@@ -447,4 +549,62 @@ fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 }
 fn norm(a: [f64; 3]) -> f64 {
     dot(a, a).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROOM: ([f64; 3], [f64; 3]) = ([0.0, 0.0, 0.0], [4.0, 6.0, 3.0]);
+
+    #[test]
+    fn sensors_far_from_the_scene_are_refused_with_their_line() {
+        let text = "1 1 0.8 0 0 1\n# comment\n\n1e308 1e308 1e308 0 0 1\n";
+        let set = SensorSet::parse(text, "grid.pts").unwrap();
+        assert_eq!(set.lines, vec![1, 4]);
+        let e = set.validate(Some(ROOM)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "grid.pts:4: sensor at (1e+308, 1e+308, 1e+308) is 1.73205e+308 from the scene's bounding \
+             box, more than 10 times the scene's size (7.81025): sensors must lie in or near the scene"
+        );
+        // Ten times the size (78.1) away is the limit; just inside and outside it.
+        let near = SensorSet::parse("82 3 1 0 0 1\n", "p").unwrap();
+        near.validate(Some(ROOM)).unwrap();
+        let far = SensorSet::parse("2 3 1 0 0 1\n2 3 -80 0 0 1\n", "p").unwrap();
+        let e = far.validate(Some(ROOM)).unwrap_err().to_string();
+        assert!(
+            e.starts_with("p:2: sensor at (2, 3, -80) is 80 from"),
+            "{e}"
+        );
+        // Without surfaces there is no box to be near.
+        far.validate(None).unwrap();
+    }
+
+    #[test]
+    fn sensors_not_from_a_file_are_named_by_number() {
+        let set = SensorSet {
+            sensors: vec![Sensor {
+                position: [f64::NAN, 0.0, 0.0],
+                direction: [0.0, 0.0, 1.0],
+                cell: None,
+            }],
+            ..SensorSet::default()
+        };
+        assert_eq!(
+            set.validate(Some(ROOM)).unwrap_err().to_string(),
+            "sensor 1: sensor at (nan, 0, 0): its numbers must be finite"
+        );
+        let grid = SensorSet::from_polygon(
+            &[
+                [0.0, 0.0, 0.0],
+                [4.0, 0.0, 0.0],
+                [4.0, 6.0, 0.0],
+                [0.0, 6.0, 0.0],
+            ],
+            &GridOptions::default(),
+        )
+        .unwrap();
+        grid.validate(Some(ROOM)).unwrap();
+    }
 }

@@ -1,7 +1,7 @@
 //! `daylit annual`: scene files, sensors and a weather year in; climate-based metrics out (a
 //! terminal summary, JSON, per-sensor CSV and PNG maps).
 
-use crate::SceneArgs;
+use crate::{args, SceneArgs};
 use anyhow::{bail, Context};
 use daylit_annual::{compute, maps, report, Illuminance, MetricOptions, Schedule, SensorSet};
 use daylit_coefficients::phases::{Method, PhaseSettings, ShadeControl};
@@ -18,50 +18,53 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(flatten)]
     scene: SceneArgs,
-    /// Sensor file: `x y z dx dy dz` per line (RADIANCE's rtrace -I input).
+    /// Sensor file: `x y z dx dy dz` per line (RADIANCE's rtrace -I input); each sensor must
+    /// lie in or near the scene [default: none; give --sensors or --floor].
     #[arg(long, conflicts_with = "floor")]
     sensors: Option<PathBuf>,
-    /// Name of a floor polygon in the scene: sensors on a work-plane grid above it.
+    /// Name of a floor polygon in the scene: sensors on a work-plane grid above it
+    /// [default: none; give --sensors or --floor].
     #[arg(long)]
     floor: Option<String>,
     /// Work-plane height above the floor polygon, metres.
-    #[arg(long, default_value_t = 0.8)]
+    #[arg(long, default_value_t = 0.8, value_parser = args::real(-1e6, 1e6))]
     height: f64,
     /// Grid spacing, metres.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = args::positive(1e6))]
     spacing: f64,
-    /// Weather file: EPW, WEA or TMY3 CSV (told apart by content).
+    /// Weather file: EPW, WEA or TMY3 CSV (told apart by content) [default: none; required].
     #[arg(long)]
     weather: PathBuf,
-    /// Occupancy schedule CSV (default: 8:00-18:00 every day).
+    /// Occupancy schedule CSV [default: 8:00-18:00 every day].
     #[arg(long)]
     schedule: Option<PathBuf>,
-    /// Write the results as JSON here.
+    /// Write the results as JSON here (its folder must exist) [default: none].
     #[arg(long)]
     json: Option<PathBuf>,
-    /// Folder for the per-sensor CSV and the PNG maps.
+    /// Folder for the per-sensor CSV and the PNG maps; made if missing (its parent folder
+    /// must exist).
     #[arg(short = 'o', long, default_value = "annual")]
     out: PathBuf,
     /// DA threshold, lux (a second DA is reported at 150 lux).
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, default_value_t = 300.0, value_parser = args::real32(0.0, 1e6))]
     threshold: f32,
     /// UDI band, lux: lower,upper.
     #[arg(long, default_value = "100,2000", value_parser = parse_band)]
     udi: (f32, f32),
     /// Sky subdivision: Reinhart MF (1 = Tregenza's 145 patches).
-    #[arg(short = 'm', long = "mf", default_value_t = 1)]
+    #[arg(short = 'm', long = "mf", default_value_t = 1, value_parser = args::whole::<u32>(1, 30))]
     mf: u32,
     /// Ambient bounces.
-    #[arg(long = "ab", default_value_t = TraceSettings::default().ab)]
+    #[arg(long = "ab", default_value_t = TraceSettings::default().ab, value_parser = args::whole::<u32>(0, args::MAX_AB))]
     ab: u32,
     /// Ambient divisions.
-    #[arg(long = "ad", default_value_t = TraceSettings::default().ad)]
+    #[arg(long = "ad", default_value_t = TraceSettings::default().ad, value_parser = args::whole::<u32>(1, args::MAX_SAMPLES))]
     ad: u32,
     /// Minimum ray weight (Russian roulette below it).
-    #[arg(long = "lw", default_value_t = TraceSettings::default().lw)]
+    #[arg(long = "lw", default_value_t = TraceSettings::default().lw, value_parser = args::real(0.0, 1.0))]
     lw: f64,
     /// Random seed (same seed and inputs, same results on any thread count).
-    #[arg(long, default_value_t = TraceSettings::default().seed)]
+    #[arg(long, default_value_t = TraceSettings::default().seed, value_parser = args::whole::<u64>(0, u64::MAX))]
     seed: u64,
     /// Simulation method: daylight coefficients through the scene (2phase), or the matrix
     /// methods for BSDF windows (3phase: V T D S; 5phase: with a sharp sun through the real
@@ -70,7 +73,7 @@ pub struct Args {
     method: String,
     /// Another state of a window group: MATERIAL=FILE.xml (repeatable; the BSDF material's
     /// own file is state 0, the open one that ASE is computed with, as LM-83 asks; these
-    /// follow in order, more closed each).
+    /// follow in order, more closed each) [default: none].
     #[arg(long = "state", value_name = "MATERIAL=FILE", value_parser = parse_state)]
     states: Vec<(String, PathBuf)>,
     /// How window groups change state (3phase/5phase): lm83 (the next state when more than
@@ -84,21 +87,23 @@ pub struct Args {
     )]
     shade_rule: String,
     /// A view point for `--shade-rule view:LUX`: "x y z dx dy dz" (position, view
-    /// direction); repeatable.
+    /// direction); repeatable [default: none].
     #[arg(long = "shade-view", value_name = "X Y Z DX DY DZ", value_parser = parse_view)]
     shade_views: Vec<Sensor>,
     /// A CSV of window-group states per weather record instead of a rule: a first row naming
-    /// the groups (their materials), then one row per record of state numbers or names.
+    /// the groups (their materials), then one row per record of state numbers or names
+    /// [default: none; --shade-rule decides].
     #[arg(long = "shade-schedule", value_name = "FILE")]
     shade_schedule: Option<PathBuf>,
     /// Rays per Klems patch of each daylight matrix (rfluxmtx -c), 3phase/5phase.
-    #[arg(long = "window-samples", default_value_t = PhaseSettings::new(Method::ThreePhase).d_samples)]
+    #[arg(long = "window-samples", default_value_t = PhaseSettings::new(Method::ThreePhase).d_samples, value_parser = args::whole::<usize>(1, args::MAX_SAMPLES))]
     window_samples: usize,
     /// Hemisphere samples per sensor for the five-phase direct sun through the BSDF.
-    #[arg(long = "sun-samples", default_value_t = PhaseSettings::new(Method::FivePhase).sun_samples)]
+    #[arg(long = "sun-samples", default_value_t = PhaseSettings::new(Method::FivePhase).sun_samples, value_parser = args::whole::<usize>(1, args::MAX_SAMPLES))]
     sun_samples: usize,
     /// Also write the illuminance of every sensor at every hour here (lux; a RADIANCE ASCII
-    /// matrix, one row per sensor, one column per weather record, as dctimestep | rmtxop give).
+    /// matrix, one row per sensor, one column per weather record, as dctimestep | rmtxop give)
+    /// [default: none].
     #[arg(long = "ill", value_name = "FILE")]
     ill: Option<PathBuf>,
 }
@@ -179,16 +184,15 @@ fn parse_view(s: &str) -> Result<Sensor, String> {
     Ok(Sensor::new(DVec3::new(v[0], v[1], v[2]), dir))
 }
 
-/// The vertices of the polygon named `name` in the scene files.
-fn floor_polygon(
+/// The scene read for the checks made before any work: a surface too large or too far away
+/// to be meant is refused.
+pub(crate) fn plausible_scene(
     files: &[PathBuf],
     load: &LoadOptions,
-    name: &str,
-) -> anyhow::Result<Vec<[f64; 3]>> {
+) -> anyhow::Result<daylit_scene::Scene> {
     let scene = daylit_scene::load_scene(files, load)?;
-    scene
-        .polygon_vertices(name)
-        .with_context(|| format!("--floor: no polygon named '{name}' in the scene"))
+    daylit_scene::extent::refuse_implausible(&scene)?;
+    Ok(scene)
 }
 
 /// Writes the hourly illuminance as a RADIANCE ASCII matrix (sensors × steps, lux).
@@ -207,14 +211,18 @@ fn write_ill(
 
 /// Runs `daylit annual`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
-    if a.mf == 0 || a.mf > 30 {
-        bail!("-m {}: the Reinhart subdivision must be 1 to 30", a.mf);
-    }
     let rule = parse_rule(&a.shade_rule, &a.shade_views).map_err(anyhow::Error::msg)?;
+    // Every output can be written, before a year is simulated.
+    args::check_outputs(
+        a.json.iter().chain(&a.ill).map(PathBuf::as_path),
+        [(a.out.as_path(), true)],
+    )?;
     let load = LoadOptions {
         allow_commands: a.scene.allow_commands,
         ..LoadOptions::default()
     };
+    let scene = plausible_scene(&a.scene.files, &load)?;
+    let bounds = daylit_scene::extent::bounds(&scene);
     let weather = daylit_sky::weather::read_weather(&a.weather)?;
     if let Some(note) = weather.coverage_note() {
         eprintln!("annual: {note}");
@@ -222,7 +230,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let set = match (&a.sensors, &a.floor) {
         (Some(f), _) => SensorSet::read(f)?,
         (None, Some(name)) => {
-            let poly = floor_polygon(&a.scene.files, &load, name)?;
+            let poly = scene
+                .polygon_vertices(name)
+                .with_context(|| format!("--floor: no polygon named '{name}' in the scene"))?;
             let grid = daylit_annual::GridOptions {
                 height: a.height,
                 spacing: a.spacing,
@@ -231,6 +241,12 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         }
         (None, None) => bail!("give --sensors FILE or --floor POLYGON"),
     };
+    set.validate(bounds)?;
+    for v in &a.shade_views {
+        daylit_annual::check_position(v.pos.to_array(), v.normal.to_array(), bounds)
+            .map_err(|e| anyhow::anyhow!("--shade-view: {e}"))?;
+    }
+    drop(scene);
     let schedule = match &a.schedule {
         Some(f) => Schedule::read(f, &weather.records)?,
         None => Schedule::office(&weather.records),
@@ -321,12 +337,10 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         println!("method: {method_name} (the scene has BSDF windows; --method 2phase traces through them instead)");
     }
     print!("{}", report::window_summary(&windows));
-    let parent = a.json.as_ref().and_then(|j| j.parent());
-    for dir in [Some(a.out.as_path()), parent].into_iter().flatten() {
-        if !dir.as_os_str().is_empty() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
+    // The output folder, as its help says; its parent was checked before any work.
+    if !a.out.is_dir() {
+        std::fs::create_dir(&a.out)
+            .with_context(|| format!("cannot create the folder {}", a.out.display()))?;
     }
     if let Some(path) = &a.ill {
         write_ill(path, year_total, sensors.len(), steps)?;

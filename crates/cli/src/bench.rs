@@ -16,15 +16,16 @@ pub struct Args {
     #[command(flatten)]
     scene: SceneArgs,
     /// Number of random rays.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = crate::args::whole::<usize>(1, 1_000_000_000))]
     rays: usize,
     /// Seed for the random rays.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Box for the ray origins, `xmin ymin zmin xmax ymax zmax` (default: the scene bounds).
+    /// Box for the ray origins, `xmin ymin zmin xmax ymax zmax` [default: the scene bounds].
     #[arg(long, num_args = 6, allow_negative_numbers = true)]
     origins: Option<Vec<f64>>,
-    /// Also write the rays as RADIANCE rtrace input (binary float origin+direction, `-ff`).
+    /// Also write the rays as RADIANCE rtrace input (binary float origin+direction, `-ff`)
+    /// [default: none].
     #[arg(long)]
     write_rays: Option<PathBuf>,
     /// Run only this query, once, on one thread (for profilers): `closest` or `any`.

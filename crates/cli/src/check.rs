@@ -40,7 +40,8 @@ pub fn unused_modifiers(scene: &Scene) -> Vec<u32> {
 }
 
 /// `daylit check`. Exits non-zero when geometry is degenerate (it would be dropped), a
-/// function file does not compile, or anything cannot be traced (listed with its place).
+/// function file does not compile, anything cannot be traced, or a surface is too large or
+/// too far away to be meant (each listed with its place).
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let opts = LoadOptions {
         allow_commands: a.scene.allow_commands,
@@ -84,9 +85,26 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     match shapes.bounds() {
         Some((lo, hi)) => {
             let d = hi - lo;
-            outln!(out,
-                "bounding box: ({:.4}, {:.4}, {:.4}) to ({:.4}, {:.4}, {:.4}); size {:.4} x {:.4} x {:.4}",
-                lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, d.x, d.y, d.z
+            // Huge numbers (a typing mistake, listed below) in exponent form, not 300 digits.
+            let n = |x: f64| {
+                if x.abs() < 1e9 {
+                    format!("{x:.4}")
+                } else {
+                    format!("{x:.4e}")
+                }
+            };
+            outln!(
+                out,
+                "bounding box: ({}, {}, {}) to ({}, {}, {}); size {} x {} x {}",
+                n(lo.x),
+                n(lo.y),
+                n(lo.z),
+                n(hi.x),
+                n(hi.y),
+                n(hi.z),
+                n(d.x),
+                n(d.y),
+                n(d.z)
             );
         }
         None => outln!(out, "bounding box: none (no surfaces)"),
@@ -108,10 +126,13 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let untraceable = daylit_transport::material::Modifiers::problems(&scene, &opts.raypath);
     let count = |s: Severity| shapes.findings.iter().filter(|f| f.severity == s).count();
     let (degenerate, errors) = (count(Severity::Degenerate), count(Severity::Error));
+    // RADIANCE accepts these; daylit's own commands refuse them.
+    let implausible = daylit_scene::extent::implausible(&scene);
     outln!(out,
-        "problems: {} ({degenerate} degenerate surfaces, dropped as RADIANCE drops them; {errors} errors in geometry or functions; {} modifiers that cannot be traced)",
-        shapes.findings.len() + untraceable.len(),
+        "problems: {} ({degenerate} degenerate surfaces, dropped as RADIANCE drops them; {errors} errors in geometry or functions; {} modifiers that cannot be traced; {} surfaces too large or too far away to be meant)",
+        shapes.findings.len() + untraceable.len() + implausible.len(),
         untraceable.len(),
+        implausible.len(),
     );
     for f in &shapes.findings {
         outln!(out, "  {f}");
@@ -119,10 +140,15 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     for e in &untraceable {
         outln!(out, "  {e}");
     }
+    for i in &implausible {
+        outln!(out, "  {}: implausible: {}: {}", i.loc, i.what, i.msg);
+    }
     output::print(&out)?;
-    Ok(if degenerate + errors + untraceable.len() > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if degenerate + errors + untraceable.len() + implausible.len() > 0 {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }

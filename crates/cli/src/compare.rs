@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, short = 'v')]
     verbose: bool,
     /// View of both pictures as RADIANCE options (e.g. "-vta -vh 180 -vv 180 -vd 0 1 0"),
-    /// instead of their VIEW= header lines.
+    /// instead of their VIEW= header lines [default: the pictures' VIEW= lines].
     #[arg(long, allow_hyphen_values = true)]
     view: Option<String>,
     /// The two files are lists of values (one case a line, paired by line; `#` lines and blank
@@ -36,14 +36,15 @@ pub struct Args {
     #[arg(long)]
     values: bool,
     /// Field of each line to read with --values (1 = first; fields split by spaces or commas).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::whole::<usize>(1, 100_000))]
     column: usize,
-    /// Bins of the distribution-normalised errors (seed 004): the paper's for `dgp`/`ugp`
-    /// (split at 0.2, 0.3 … 0.8) or `ev` (75, 150 … 4800 lux), or one per decade for
-    /// `luminance` (the default).
+    /// Bands of reference values for the distribution-normalised errors (the error in each
+    /// band, averaged over the bands, so that rare values count as much as common ones):
+    /// for `dgp`/`ugp` split at 0.2, 0.3 … 0.8, for `ev` at 75, 150 … 4800 lux, for
+    /// `luminance` one per decade.
     #[arg(long, value_enum, default_value = "luminance")]
     metric: Metric,
-    /// Bin splits instead of the metric's, e.g. 0.35,0.4,0.45.
+    /// Bin splits instead of the metric's, e.g. 0.35,0.4,0.45 [default: the --metric's].
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     bins: Option<Vec<f64>>,
     /// For pictures: the distribution-normalised errors pixel by pixel, not patch by patch.

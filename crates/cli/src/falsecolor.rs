@@ -17,23 +17,25 @@ pub struct Args {
     /// The picture whose values are shown (RADIANCE RGBE .hdr); `-` reads standard input.
     #[arg(required_unless_present = "palettes")]
     input: Option<PathBuf>,
-    /// The PNG to write (shown through a 2.2 gamma).
+    /// The PNG to write (shown through a 2.2 gamma; its folder must exist) [default: none;
+    /// give -o, --hdr or both].
     #[arg(short = 'o', long, required_unless_present = "hdr")]
     output: Option<PathBuf>,
-    /// Also (or only) write the false-colour picture as RADIANCE HDR, as falsecolor does.
+    /// Also (or only) write the false-colour picture as RADIANCE HDR, as falsecolor does
+    /// [default: none].
     #[arg(long)]
     hdr: Option<PathBuf>,
     /// Top of the scale in the legend's unit, or `auto` for the picture's maximum.
     #[arg(short = 's', long, default_value = "1000")]
     scale: String,
     /// Number of divisions: legend entries and contours.
-    #[arg(short = 'n', long, default_value_t = 8)]
+    #[arg(short = 'n', long, default_value_t = 8, value_parser = crate::args::whole::<usize>(1, 1000))]
     ndivs: usize,
     /// Legend title.
     #[arg(short = 'l', long, default_value = "cd/m2")]
     label: String,
     /// Logarithmic scale over this many decades below the top (0: linear).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = crate::args::real(0.0, 100.0))]
     log: f64,
     /// Contour lines at the division boundaries instead of a filled picture.
     #[arg(long, group = "mode")]
@@ -45,18 +47,18 @@ pub struct Args {
     #[arg(long, group = "mode")]
     posterize: bool,
     /// Legend width in pixels (20 or less: no legend).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::args::whole::<usize>(0, 65536))]
     legend_width: usize,
     /// Legend height in pixels (40 or less: no legend).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::args::whole::<usize>(0, 65536))]
     legend_height: usize,
     /// Multiplier from radiance to the legend's unit (179: cd/m2, or lux for irradiance).
-    #[arg(short = 'm', long, default_value_t = 179.0)]
+    #[arg(short = 'm', long, default_value_t = 179.0, value_parser = crate::args::positive(1e30))]
     mult: f64,
     /// Colour palette.
     #[arg(long, default_value = "def", value_parser = ["def", "spec", "pm3d", "hot", "eco", "viridis"])]
     palette: String,
-    /// Picture shown between contour lines or bands (same size as the input).
+    /// Picture shown between contour lines or bands (same size as the input) [default: none].
     #[arg(short = 'p', long)]
     background: Option<PathBuf>,
     /// Most decimals in the legend's numbers (cut, not rounded).
@@ -98,6 +100,7 @@ fn make(
 
 /// `daylit falsecolor`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
+    crate::args::check_outputs(a.output.iter().chain(&a.hdr).map(PathBuf::as_path), [])?;
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let header = vec![format!("daylit {}", argv.join(" "))];
     let (hdr, png) = if a.palettes {

@@ -20,34 +20,39 @@ pub struct Args {
     #[arg(required = true)]
     pub(crate) inputs: Vec<PathBuf>,
     /// For a picture: the view as RADIANCE options (e.g. "-vta -vh 180 -vv 180") instead of
-    /// the header's. With --annual: a view "x y z dx dy dz"; repeat for more.
+    /// the header's. With --annual: a view "x y z dx dy dz"; repeat for more [default: the
+    /// picture header's view; with --annual, required].
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) view: Vec<String>,
-    /// Write the metrics as JSON to this file ("-" for standard output; --annual: a file).
+    /// Write the metrics as JSON to this file ("-" for standard output; --annual: a file)
+    /// [default: a short summary on standard output].
     #[arg(long)]
     pub(crate) json: Option<PathBuf>,
-    /// Write a check image (PNG): the picture in grey, glare sources coloured by number.
+    /// Write a check image (PNG): the picture in grey, glare sources coloured by number
+    /// [default: none].
     #[arg(long)]
     pub(crate) check: Option<PathBuf>,
-    /// Write the Guth position index of every pixel as a PNG (dark: 1, bright: 16).
+    /// Write the Guth position index of every pixel as a PNG (dark: 1, bright: 16)
+    /// [default: none].
     #[arg(long)]
     pub(crate) posindex: Option<PathBuf>,
     /// Detection threshold: above 100 in cd/m², else a factor of the task (or mean)
-    /// luminance (evalglare -b; default 2000 cd/m²).
-    #[arg(long)]
+    /// luminance (evalglare -b) [default: 2000 cd/m²].
+    #[arg(long, value_parser = crate::args::real32(f32::MIN_POSITIVE, 1e9))]
     pub(crate) threshold: Option<f32>,
     /// Search radius for joining glare pixels, radians as evalglare's -r (default 0.2).
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = 0.2, value_parser = crate::args::positive(std::f64::consts::PI))]
     pub(crate) radius: f64,
-    /// Task area "x,y,angle": pixel from the top left and evalglare's angle (radians).
+    /// Task area "x,y,angle": pixel from the top left and evalglare's angle (radians)
+    /// [default: none].
     #[arg(long)]
     pub(crate) task: Option<String>,
     /// A region for task-area luminance: "name=x0,y0,x1,y1" (pixels from the top left,
-    /// corners included); repeat for more.
+    /// corners included); repeat for more [default: none].
     #[arg(long = "region")]
     pub(crate) regions: Vec<String>,
     /// A contrast ratio of two regions' luminances: "high/low" (CRv) or "surround/task"
-    /// (CRd); repeat for more.
+    /// (CRd); repeat for more [default: none].
     #[arg(long = "ratio")]
     pub(crate) ratios: Vec<String>,
     /// Low-light correction of DGP below 1000 lux.
@@ -57,51 +62,52 @@ pub struct Args {
     /// arriving at each view point: the inputs are scene files, --weather and --view are needed.
     #[arg(long)]
     pub(crate) annual: bool,
-    /// --annual: weather file (EPW, WEA or TMY3 CSV).
+    /// --annual: weather file (EPW, WEA or TMY3 CSV) [default: none; required with --annual].
     #[arg(long)]
     pub(crate) weather: Option<PathBuf>,
-    /// --annual: occupancy schedule CSV (default 8:00-18:00 every day).
+    /// --annual: occupancy schedule CSV [default: 8:00-18:00 every day].
     #[arg(long)]
     pub(crate) schedule: Option<PathBuf>,
-    /// --annual: one CSV row per view and hour written here.
+    /// --annual: one CSV row per view and hour written here [default: none].
     #[arg(long)]
     pub(crate) csv: Option<PathBuf>,
-    /// --annual: write each position's sky LightPoint (point_N.lpt) into this folder.
+    /// --annual: write each position's sky LightPoint (point_N.lpt) into this folder, made if
+    /// missing (its parent folder must exist) [default: none].
     #[arg(long)]
     pub(crate) save: Option<PathBuf>,
     /// --annual: read the sky LightPoints from this folder (as --save wrote them for the same
-    /// views) instead of sampling the sky again.
+    /// views) instead of sampling the sky again [default: none: the sky is sampled].
     #[arg(long, conflicts_with = "save")]
     pub(crate) load: Option<PathBuf>,
     /// --annual: run inline `!commands` of the scene files through the shell.
     #[arg(long)]
     pub(crate) allow_commands: bool,
     /// --annual: ambient bounces of the sky samples.
-    #[arg(long = "ab", default_value_t = 3)]
+    #[arg(long = "ab", default_value_t = 3, value_parser = crate::args::whole::<u32>(0, crate::args::MAX_AB))]
     pub(crate) ab: u32,
     /// --annual: ambient divisions of the sky samples.
-    #[arg(long = "ad", default_value_t = 1024)]
+    #[arg(long = "ad", default_value_t = 1024, value_parser = crate::args::whole::<u32>(1, crate::args::MAX_SAMPLES))]
     pub(crate) ad: u32,
     /// --annual: weight limit of the sky samples' paths (Russian roulette below it).
-    #[arg(long = "lw", default_value_t = 1e-4)]
+    #[arg(long = "lw", default_value_t = 1e-4, value_parser = crate::args::real(0.0, 1.0))]
     pub(crate) lw: f64,
     /// --annual: seed of the samples and their ray sequences.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::whole::<u64>(0, u64::MAX))]
     pub(crate) seed: u64,
     /// --annual: first sky sampling resolution, cells a side of each hemisphere (raytraverse idres).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = crate::args::whole::<usize>(1, 4096))]
     pub(crate) idres: usize,
     /// --annual: sky sampling levels, each doubling the resolution (raytraverse nlev).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::args::whole::<usize>(0, 12))]
     pub(crate) nlev: usize,
     /// --annual: scales the wavelet thresholds; smaller samples more (raytraverse accuracy).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::args::positive(1e6))]
     pub(crate) accuracy: f64,
     /// --annual: rays over the solar disc per grouped sun.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = crate::args::whole::<usize>(1, crate::args::MAX_SAMPLES))]
     pub(crate) sunsamples: usize,
     /// --annual: suns are grouped by the cells of a Shirley-Chiu square this many a side (0: none).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = crate::args::whole::<u32>(0, 65536))]
     pub(crate) sunres: u32,
 }
 
@@ -128,6 +134,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let [picture] = a.inputs.as_slice() else {
         bail!("one picture, or scene files with --annual");
     };
+    let json_file = a.json.as_deref().filter(|p| *p != Path::new("-"));
+    crate::args::check_outputs(
+        json_file
+            .into_iter()
+            .chain(a.check.as_deref())
+            .chain(a.posindex.as_deref()),
+        [],
+    )?;
     if a.view.len() > 1 {
         bail!("--view: a picture has one view (several views are for --annual)");
     }

@@ -1,6 +1,6 @@
 //! `daylit glare --annual`: scene files, a weather year and views in; per view and occupied
 //! daylight hour Ev, DGP, DGPs, UGP and UGR out (a terminal summary, JSON, CSV), computed by
-//! `daylit-lightfield` (seed 004's adaptive light-field sampling).
+//! `daylit-lightfield` (adaptive sampling of the light arriving at each view point).
 
 use crate::glare::Args;
 use crate::output;
@@ -66,6 +66,20 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|v| parse_view(v))
         .collect::<Result<_, _>>()?;
+    let load = LoadOptions {
+        allow_commands: a.allow_commands,
+        ..LoadOptions::default()
+    };
+    // Before any work: outputs that can be written, a plausible scene, views in or near it.
+    crate::args::check_outputs(
+        a.json.iter().chain(&a.csv).map(|p| p.as_path()),
+        a.save.iter().map(|d| (d.as_path(), true)),
+    )?;
+    let bounds = daylit_scene::extent::bounds(&crate::annual::plausible_scene(&a.inputs, &load)?);
+    for (v, text) in views.iter().zip(&a.view) {
+        daylit_annual::check_position(v.point.to_array(), v.direction.to_array(), bounds)
+            .map_err(|e| anyhow::anyhow!("--view \"{text}\": {e}"))?;
+    }
     let weather = daylit_sky::weather::read_weather(weather_path)?;
     if let Some(note) = weather.coverage_note() {
         eprintln!("glare: {note}");
@@ -85,10 +99,6 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         seed: a.seed,
     };
     let opts = trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let load = LoadOptions {
-        allow_commands: a.allow_commands,
-        ..LoadOptions::default()
-    };
     let settings = Settings {
         sky: SkySampling {
             idres: a.idres,
@@ -110,7 +120,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     };
     settings.sky.check()?;
     if let Some(d) = &a.save {
-        std::fs::create_dir_all(d).with_context(|| format!("--save {}", d.display()))?;
+        if !d.is_dir() {
+            std::fs::create_dir(d).with_context(|| format!("--save {}", d.display()))?;
+        }
     }
     let sky = sky_scene(&a.inputs, &load, opts, Subdivision::TREGENZA)?;
     let mut points: Vec<DVec3> = Vec::new();

@@ -2,6 +2,7 @@
 //! it behaves as that program.
 
 mod annual;
+mod args;
 mod bench;
 mod bsdf2klems;
 mod bsdf2ttree;
@@ -65,7 +66,7 @@ mod vwright;
 mod wrapbsdf;
 mod xform;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -206,7 +207,8 @@ enum Cmd {
     #[command(disable_help_flag = true)]
     Dctimestep(dctimestep::Args),
     /// Compare two luminance pictures of the same view by Tregenza patch (MBE_rel, RMSE_rel)
-    /// and seed 004's distribution-normalised MAE/MSD (also of two lists with --values).
+    /// and by distribution-normalised MAE/MSD (errors averaged over bands of reference
+    /// values); with --values, two lists of paired results (DGP, UGP, Ev, ...).
     Compare(compare::Args),
     /// False-colour picture of an HDR image with a legend (PNG, and HDR on request), as
     /// RADIANCE's falsecolor: linear or log scale, contour lines or bands, palettes.
@@ -236,7 +238,13 @@ fn main() -> ExitCode {
     let result = if MULTICALL.contains(&prog.as_str()) {
         run_as(&prog, &argv[1..])
     } else {
-        let cli = Cli::parse();
+        if let Some(code) = help_of_radiance_style(&argv) {
+            return code;
+        }
+        let cli = match Cli::try_parse() {
+            Ok(cli) => cli,
+            Err(e) => return usage_error(&argv, e),
+        };
         match cli.cmd {
             Cmd::Check(a) => check::run(&a),
             Cmd::Oconv(a) => oconv::run(&a),
@@ -266,6 +274,52 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("{prog}: error: {e:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--help` of the subcommands that take RADIANCE's own argument syntax (clap's help flag is
+/// off for them, as `-h` is one of RADIANCE's options): their help, and exit 0. `daylit live`
+/// prints its own.
+fn help_of_radiance_style(argv: &[String]) -> Option<ExitCode> {
+    let name = argv.get(1)?;
+    let mut cmd = Cli::command();
+    let sub = cmd.find_subcommand_mut(name)?;
+    if name == "live" || !sub.is_disable_help_flag_set() || !argv[2..].iter().any(|a| a == "--help")
+    {
+        return None;
+    }
+    let bin = argv[0].rsplit('/').next().unwrap_or("daylit").to_string();
+    let mut sub = sub.clone().bin_name(format!("{bin} {name}"));
+    let ok = sub.print_long_help().is_ok();
+    Some(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// A command line clap refuses. A value out of range is said in one style for every command,
+/// `daylit annual: --ad: expected a whole number from 1 to 1000000, got "1e12"`; help,
+/// version and other usage errors are clap's own (help and version exit 0).
+fn usage_error(argv: &[String], e: clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let option = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(s)) => s.split_whitespace().next().map(str::to_string),
+        _ => None,
+    };
+    let reason = std::error::Error::source(&e).map(|r| r.to_string());
+    match (e.kind(), option, reason) {
+        (ErrorKind::ValueValidation, Some(option), Some(reason)) => {
+            let sub = argv.get(1).filter(|a| !a.starts_with('-'));
+            let bin = argv[0].rsplit('/').next().unwrap_or("daylit");
+            let who = sub.map_or(bin.to_string(), |s| format!("{bin} {s}"));
+            eprintln!("{who}: {option}: {reason}");
+            ExitCode::from(2)
+        }
+        _ => {
+            let _ = e.print();
+            ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
         }
     }
 }

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(flatten)]
     scene: SceneArgs,
-    /// Output file (written atomically); standard output when omitted.
+    /// Output file (written atomically) [default: standard output].
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Drop degenerate geometry with a warning, as RADIANCE's oconv does, instead of failing.

@@ -34,7 +34,8 @@ pub struct RenderArgs {
     /// `-ab 4 ...`) to change the defaults.
     #[arg(allow_hyphen_values = true, trailing_var_arg = true, required = true)]
     args: Vec<String>,
-    /// The HDR picture to write (default render.hdr); a tone-mapped PNG is written beside it.
+    /// The HDR picture to write (its folder must exist); a tone-mapped PNG is written beside
+    /// it [default: render.hdr].
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
 }
@@ -52,6 +53,9 @@ struct Request {
     /// `-z`: where each pixel's distance goes (4-byte floats, native order, rows as the
     /// picture's), with a `%d` in a sequence.
     zfile: Option<String>,
+    /// `daylit render`: refuse surfaces too large or too far away to be meant (RADIANCE's
+    /// rpict accepts them).
+    plausible: bool,
 }
 
 /// Options that change nothing in daylit's pictures.
@@ -70,6 +74,7 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
         sequence: None,
         output: None,
         zfile: None,
+        plausible: prog == "render",
     };
     let mut words = Vec::new();
     let mut i = 0;
@@ -177,6 +182,9 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
 /// The renderer of a request's scene with its options.
 fn load(req: &Request) -> anyhow::Result<Renderer> {
     let scene = load_scene(&req.scene, &LoadOptions::default())?;
+    if req.plausible {
+        daylit_scene::extent::refuse_implausible(&scene)?;
+    }
     let compiled = compile(&scene);
     let raypath = daylit_cal::RayPath::from_env();
     Ok(Renderer::new(
@@ -356,6 +364,14 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
         (Some(o), None) => PathBuf::from(o),
         (None, o) => o.clone().unwrap_or_else(|| PathBuf::from("render.hdr")),
     };
+    let png = output.with_extension("png");
+    // Before any work: the picture, its PNG and the distances can be written.
+    crate::args::check_outputs(
+        [output.as_path(), png.as_path()]
+            .into_iter()
+            .chain(req.zfile.as_deref().map(std::path::Path::new)),
+        [],
+    )?;
     let (img, depths) = render(
         &req,
         &format!("daylit render {}", a.args.join(" ")),
@@ -365,7 +381,6 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
         write_atomic(std::path::Path::new(path), &depths)?;
     }
     write_atomic(&output, &img.encode(true))?;
-    let png = output.with_extension("png");
     let display = daylit_falsecolor::tonemap::tone_map(&img)
         .png()
         .context("render: cannot encode the PNG")?;

@@ -111,7 +111,7 @@ pub fn parse(args: &[String]) -> Result<Config, LiveError> {
                 .filter(|v| v.is_finite() && *v >= 0.0 && *v <= max && v.fract() == 0.0)
                 .ok_or_else(|| {
                     bad(format!(
-                        "option {a} expects a whole number up to {max}, found \"{w}\""
+                        "{a}: expected a whole number from 0 to {max}, got \"{w}\""
                     ))
                 })
         };

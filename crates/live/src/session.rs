@@ -291,6 +291,10 @@ impl UserScene {
     pub fn load(files: &[PathBuf]) -> Result<UserScene, LiveError> {
         let scene = load_scene(files, &LoadOptions::default())
             .map_err(|e| LiveError::Scene(e.to_string()))?;
+        // Surfaces too large or too far away to be meant are refused, as by daylit's other
+        // own commands.
+        daylit_scene::extent::refuse_implausible(&scene)
+            .map_err(|e| LiveError::Scene(e.to_string()))?;
         let sky = SceneSky::of(&scene);
         Ok(UserScene {
             files: files.to_vec(),

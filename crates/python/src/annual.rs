@@ -257,7 +257,7 @@ pub fn annual<'py>(
                         cell: None,
                     })
                     .collect(),
-                grids: Vec::new(),
+                ..SensorSet::default()
             }
         }
         (None, Some(name)) => {

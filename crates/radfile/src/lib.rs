@@ -15,4 +15,6 @@ pub mod header;
 pub mod printf;
 pub mod scan;
 
-pub use atomic::{write_atomic, write_atomic_with, AtomicError};
+pub use atomic::{
+    check_output_file, check_output_folder, write_atomic, write_atomic_with, AtomicError,
+};

@@ -9,12 +9,14 @@
 //! [`octree`]s and compiled meshes ([`rtm`]), are read through [`portable`], and
 //! [`compound`] places what `instance` and `mesh` primitives name. [`sources`] lists a scene's
 //! distant sources (suns, sky domes) with the files and commands they came from, and leaves
-//! surfaces out of a scene.
+//! surfaces out of a scene. [`extent`] bounds a scene and finds surfaces too large or too far
+//! away to be meant.
 
 pub mod archive;
 pub mod compound;
 pub mod curve;
 pub mod error;
+pub mod extent;
 pub mod genblinds;
 pub mod genbox;
 pub mod genprism;
