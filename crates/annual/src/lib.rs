@@ -1,7 +1,8 @@
 //! Annual daylight, apart from the simulation: occupancy schedules ([`schedule`]), sensor
 //! points and work-plane grids ([`sensors`]), climate-based metrics ([`metrics`]: DA, cDA,
 //! UDI, mean illuminance, sDA, ASE) and their reports ([`report`]: JSON, CSV, terminal
-//! summary; [`maps`]: PNG plan views).
+//! summary; [`maps`]: PNG plan views with the room drawn in from [`plan`]; [`temporal`]:
+//! day × hour maps; [`html`]: the offline `report.html`).
 //!
 //! ```no_run
 //! use daylit_annual::{metrics, report, maps, Illuminance, MetricOptions, Schedule, SensorSet};
@@ -13,15 +14,18 @@
 //!     Some(&Illuminance::sensor_major(sun, n, h)), &schedule, &MetricOptions::default())?;
 //! print!("{}", report::summary(&m));
 //! report::write_json("out/annual.json".as_ref(), &m)?;
-//! maps::write_maps("out/maps".as_ref(), &sensors, &m)?;
+//! maps::write_maps("out/maps".as_ref(), &sensors, &m, None)?;
 //! # Ok(()) }
 //! ```
 
+pub mod html;
 pub mod maps;
 pub mod metrics;
+pub mod plan;
 pub mod report;
 pub mod schedule;
 pub mod sensors;
+pub mod temporal;
 
 pub use metrics::{compute, AnnualMetrics, Illuminance, Layout, MetricOptions, MetricsError};
 pub use report::{write_atomic, ReportError};

@@ -106,7 +106,7 @@ impl<'a> Illuminance<'a> {
         }
     }
 
-    fn at(&self, sensor: usize, hour: usize) -> f32 {
+    pub(crate) fn at(&self, sensor: usize, hour: usize) -> f32 {
         match self.layout {
             Layout::SensorMajor => self.values[sensor * self.hours + hour],
             Layout::HourMajor => self.values[hour * self.sensors + sensor],

@@ -1,6 +1,9 @@
 //! JSON, CSV, summary and PNG maps.
 
-use daylit_annual::maps::{colour, map_png, write_maps, MapSpec, MAP_HEIGHT, MAP_WIDTH};
+use daylit_annual::maps::{
+    band_colour, map_png, standard_maps, write_maps, MapSpec, MAP_HEIGHT, MAP_WIDTH,
+};
+use daylit_falsecolor::Bands;
 use daylit_annual::report::{csv, json_value, summary, write_csv, write_json};
 use daylit_annual::{
     compute, AnnualMetrics, GridOptions, Illuminance, MetricOptions, Schedule, SensorSet,
@@ -131,7 +134,7 @@ fn maps_are_written_and_decode() {
     let (sensors, m) = case();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("maps");
-    let files = write_maps(&out, &sensors, &m).unwrap();
+    let files = write_maps(&out, &sensors, &m, None).unwrap();
     // DAYLIT_KEEP_MAPS=<dir> keeps copies for a look by eye.
     if let Ok(keep) = std::env::var("DAYLIT_KEEP_MAPS") {
         for f in &files {
@@ -146,20 +149,29 @@ fn maps_are_written_and_decode() {
         names,
         ["DA300.png", "UDI.png", "mean_lux.png", "ASE_hours.png"]
     );
-    for f in &files {
+    let specs = standard_maps(&m);
+    for (f, (_, values, spec)) in files.iter().zip(&specs) {
         let (w, h, px) = decode(&std::fs::read(f).unwrap());
         assert_eq!((w, h), (MAP_WIDTH, MAP_HEIGHT));
-        // Both ends of the colour bar, and the title's black text.
-        assert!(has_colour(&px, colour(0.0)), "{f:?}");
-        assert!(has_colour(&px, colour(1.0)), "{f:?}");
-        let mid = colour(0.5);
+        // Every sensor's band colour is on the map, and the title's dark text.
+        for &v in values {
+            assert!(has_colour(&px, band_colour(spec, v)), "{f:?} {v}");
+        }
         assert!(
-            px.chunks_exact(3)
-                .any(|p| (0..3).all(|k| p[k].abs_diff(mid[k]) <= 2)),
+            px.chunks_exact(3).any(|p| p.iter().all(|&c| c < 40)),
             "{f:?}"
         );
-        assert!(has_colour(&px, [0, 0, 0]), "{f:?}");
     }
+    // The titles carry the metric and its threshold.
+    assert!(specs[0].2.subtitle.contains("sDA300/50% = 75.0 %"), "{}", specs[0].2.subtitle);
+    assert!(specs[0].2.subtitle.contains("3 points"));
+    assert_eq!(specs[0].2.verdict, Some(true));
+    assert!(specs[3].2.subtitle.contains("ASE1000,5 = 25.0 %") && specs[3].2.subtitle.contains("fails"));
+    assert_eq!(specs[3].2.verdict, Some(false));
+    // Mean illuminance (12.5 to 1112.5 lux) in logarithmic bands.
+    let edges = specs[2].2.bands.edges();
+    assert_eq!(edges[..4], [10.0, 20.0, 30.0, 50.0]);
+    assert_eq!(edges.last(), Some(&2000.0));
     // No temporary files left behind.
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 4);
     write_json(&dir.path().join("a.json"), &m).unwrap();
@@ -167,24 +179,31 @@ fn maps_are_written_and_decode() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
 }
 
+fn spec(title: &str, bands: Bands, percent: bool) -> MapSpec {
+    MapSpec {
+        title: title.into(),
+        subtitle: String::new(),
+        verdict: None,
+        unit: "lux".into(),
+        bands,
+        percent,
+        contour: None,
+    }
+}
+
 /// Sensors from a file (no grid) are drawn as squares of their spacing: the plan is covered
 /// with the value colours of both sensors.
 #[test]
 fn map_of_loose_sensors() {
     let sensors = SensorSet::parse("0 0 0.8 0 0 1\n1 0 0.8 0 0 1\n", "p.pts").unwrap();
-    let spec = MapSpec {
-        title: "Test".into(),
-        unit: "lux".into(),
-        range: (0.0, 100.0),
-        percent: false,
-    };
-    let (w, h, px) = decode(&map_png(&sensors, &[25.0, 75.0], &spec).unwrap());
+    let spec = spec("Test", Bands::linear(0.0, 100.0, 10.0).unwrap(), false);
+    let (w, h, px) = decode(&map_png(&sensors, &[25.0, 75.0], &spec, None).unwrap());
     assert_eq!((w, h), (MAP_WIDTH, MAP_HEIGHT));
     let count = |c: [u8; 3]| px.chunks_exact(3).filter(|p| *p == c).count();
-    // Two squares side by side fill much of the plan; the bar rows are a few pixels each.
-    assert!(count(colour(0.25)) > 10_000, "{}", count(colour(0.25)));
-    assert!(count(colour(0.75)) > 10_000);
-    assert!(map_png(&sensors, &[1.0], &spec).is_err());
+    // Two squares side by side fill much of the plan; the legend's bands are a few rows each.
+    assert!(count(band_colour(&spec, 25.0)) > 10_000, "{}", count(band_colour(&spec, 25.0)));
+    assert!(count(band_colour(&spec, 75.0)) > 10_000);
+    assert!(map_png(&sensors, &[1.0], &spec, None).is_err());
 }
 
 /// A rotated L-shaped floor at a fine spacing: cells drawn as rotated squares.
@@ -210,17 +229,16 @@ fn map_of_rotated_l_shape() {
         .iter()
         .map(|p| (-p.position[1].max(0.0) / 2.0).exp())
         .collect();
-    let spec = MapSpec {
-        title: "Daylight autonomy DA300".into(),
-        unit: "% of hours".into(),
-        range: (0.0, 1.0),
-        percent: true,
-    };
-    let bytes = map_png(&sensors, &values, &spec).unwrap();
+    let spec = spec(
+        "Daylight autonomy DA300",
+        Bands::linear(0.0, 1.0, 0.1).unwrap(),
+        true,
+    );
+    let bytes = map_png(&sensors, &values, &spec, None).unwrap();
     if let Ok(keep) = std::env::var("DAYLIT_KEEP_MAPS") {
         std::fs::write(std::path::Path::new(&keep).join("rotated_l.png"), &bytes).unwrap();
     }
     let (w, h, px) = decode(&bytes);
     assert_eq!((w, h), (MAP_WIDTH, MAP_HEIGHT));
-    assert!(has_colour(&px, colour(0.0)) && has_colour(&px, colour(1.0)));
+    assert!(has_colour(&px, band_colour(&spec, 0.0)) && has_colour(&px, band_colour(&spec, 1.0)));
 }

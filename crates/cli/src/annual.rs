@@ -1,9 +1,11 @@
 //! `daylit annual`: scene files, sensors and a weather year in; climate-based metrics out (a
-//! terminal summary, JSON, per-sensor CSV and PNG maps).
+//! terminal summary, JSON, per-sensor CSV, PNG maps with the room's plan, day × hour maps and
+//! an offline report.html).
 
 use crate::{args, SceneArgs};
 use anyhow::{bail, Context};
-use daylit_annual::{compute, maps, report, Illuminance, MetricOptions, Schedule, SensorSet};
+use daylit_annual::plan::{self, PlanOptions};
+use daylit_annual::{compute, html, report, Illuminance, MetricOptions, Schedule, SensorSet};
 use daylit_coefficients::phases::{Method, PhaseSettings, ShadeControl};
 use daylit_coefficients::study::{annual_year, method_name, resolve_method, MethodChoice};
 use daylit_coefficients::{Sensor, Stage, TraceSettings};
@@ -352,14 +354,103 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     }
     let csv = a.out.join("sensors.csv");
     report::write_csv(&csv, &set, &m)?;
-    let pngs = maps::write_maps(&a.out, &set, &m)?;
-    println!(
-        "per-sensor CSV: {}; maps: {}",
-        csv.display(),
-        pngs.iter()
+    let plan = plan::cut_files(&a.scene.files, &load, &set, &PlanOptions::default())?;
+    let year = html::Year {
+        records: &weather.records,
+        schedule: &schedule,
+        total: &total,
+        sun: Some(&sun),
+    };
+    let inputs = report_inputs(a, &weather, method_name);
+    let written = html::write_annual_report(&a.out, &set, &m, &windows, Some(&plan), &year, &inputs)?;
+    let list = |paths: &[PathBuf]| {
+        paths
+            .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(", ")
+    };
+    println!(
+        "per-sensor CSV: {}; maps: {}; day × hour maps: {}",
+        csv.display(),
+        list(&written.maps),
+        list(&written.temporal)
     );
+    println!("report: {}", written.report.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command line with each argument quoted where a shell would need it.
+fn command_line() -> String {
+    std::env::args()
+        .map(|w| {
+            let plain = !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c));
+            if plain {
+                w
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What report.html lists under "Settings and inputs".
+fn report_inputs(
+    a: &Args,
+    weather: &daylit_sky::weather::Weather,
+    method: &str,
+) -> html::ReportInputs {
+    let s = &weather.site;
+    let site = format!(
+        "{} ({:.2}° {}, {:.2}° {}, {:.0} m)",
+        s.name.trim(),
+        s.latitude.abs(),
+        if s.latitude >= 0.0 { "N" } else { "S" },
+        s.longitude.abs(),
+        // RADIANCE's longitudes are degrees west.
+        if s.longitude >= 0.0 { "W" } else { "E" },
+        s.elevation
+    );
+    let sensors = match (&a.sensors, &a.floor) {
+        (Some(f), _) => format!("file {}", f.display()),
+        (None, Some(name)) => format!(
+            "grid over polygon '{name}': {} m spacing, {} m above it",
+            a.spacing, a.height
+        ),
+        (None, None) => String::new(),
+    };
+    let mut settings: Vec<(String, String)> = vec![
+        ("ambient bounces (-ab)".into(), a.ab.to_string()),
+        ("ambient divisions (-ad)".into(), a.ad.to_string()),
+        ("minimum ray weight (-lw)".into(), a.lw.to_string()),
+        ("seed".into(), a.seed.to_string()),
+        ("sky subdivision (-m, Reinhart MF)".into(), a.mf.to_string()),
+        ("DA threshold".into(), format!("{} lux", a.threshold)),
+        ("UDI band".into(), format!("{}–{} lux", a.udi.0, a.udi.1)),
+    ];
+    if method != "2phase" {
+        settings.push(("window samples".into(), a.window_samples.to_string()));
+        settings.push(("sun samples".into(), a.sun_samples.to_string()));
+        settings.push(("shade rule".into(), a.shade_rule.clone()));
+        for (m, f) in &a.states {
+            settings.push(("window state".into(), format!("{m}={}", f.display())));
+        }
+    }
+    html::ReportInputs {
+        command_line: command_line(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        scene_files: a.scene.files.iter().map(|f| f.display().to_string()).collect(),
+        weather_file: a.weather.display().to_string(),
+        site,
+        schedule: match &a.schedule {
+            Some(f) => format!("file {}", f.display()),
+            None => "8:00–18:00 every day (the default)".into(),
+        },
+        sensors,
+        method: method.to_string(),
+        settings,
+    }
 }

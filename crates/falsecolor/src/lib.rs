@@ -4,6 +4,7 @@
 //!   viridis, as linear (HDR) and display (PNG) colours.
 //! - [`text`]: text from a DejaVu Sans subset compiled into the binary.
 //! - [`raster`]: 8-bit and floating-point RGB pictures with rectangles, outlines and text.
+//! - [`bands`]: banded scales (flat colour per band; linear or 1-2-3-5 logarithmic edges).
 //! - [`legend`]: a vertical colour scale with its numbers beside it or over it.
 //! - [`args`]: falsecolor's own command line.
 //! - [`tonemap`]: natural-looking display pictures of HDR pictures.
@@ -20,6 +21,7 @@
 //! ```
 
 pub mod args;
+pub mod bands;
 pub mod legend;
 pub mod palette;
 pub mod picture;
@@ -27,6 +29,9 @@ pub mod raster;
 pub mod text;
 pub mod tonemap;
 
+pub use bands::Bands;
 pub use palette::Palette;
+/// The vector drawing library behind [`Raster::draw_vector`], for callers' paths and paints.
+pub use tiny_skia;
 pub use picture::{false_colour, Contour, FalseColour, FalseColourError, Options, Scale};
 pub use raster::Raster;

@@ -110,6 +110,24 @@ impl<P: Pixel> Raster<P> {
 }
 
 impl Raster<[u8; 3]> {
+    /// Draws vector graphics on the picture with `tiny-skia` (antialiased strokes, fills,
+    /// clip masks): `draw` gets an opaque pixmap holding the picture, and what it leaves there
+    /// becomes the picture.
+    pub fn draw_vector(&mut self, draw: impl FnOnce(&mut tiny_skia::Pixmap)) {
+        let Some(mut pm) = tiny_skia::Pixmap::new(self.width as u32, self.height as u32) else {
+            return; // an empty picture: nothing to draw on
+        };
+        for (d, s) in pm.data_mut().chunks_exact_mut(4).zip(&self.pixels) {
+            d.copy_from_slice(&[s[0], s[1], s[2], 255]);
+        }
+        draw(&mut pm);
+        // Source-over drawing onto an opaque pixmap keeps it opaque, so the premultiplied
+        // values are the colours themselves.
+        for (d, s) in self.pixels.iter_mut().zip(pm.data().chunks_exact(4)) {
+            *d = [s[0], s[1], s[2]];
+        }
+    }
+
     /// The pixels as packed RGB bytes (for drawing libraries that want a byte buffer).
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         self.pixels.as_flattened_mut()
@@ -178,5 +196,18 @@ mod tests {
         assert_eq!(&buf[..3 * 4], r.pixels[..4].as_flattened());
         let f = Raster::new(1, 1, [0.5f32, 2.0, -1.0]).to_display();
         assert_eq!(f.pixels[0], [186, 255, 0]);
+    }
+
+    #[test]
+    fn vector_drawing_lands_on_the_picture() {
+        let mut r = Raster::new(20, 10, [10u8, 20, 30]);
+        r.draw_vector(|pm| {
+            let mut paint = tiny_skia::Paint::default();
+            paint.set_color_rgba8(200, 100, 0, 255);
+            let rect = tiny_skia::Rect::from_xywh(0.0, 0.0, 10.0, 10.0).unwrap();
+            pm.fill_rect(rect, &paint, tiny_skia::Transform::identity(), None);
+        });
+        assert_eq!(r.get(5, 5), Some([200, 100, 0]));
+        assert_eq!(r.get(15, 5), Some([10, 20, 30]));
     }
 }
