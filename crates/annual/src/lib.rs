@@ -23,6 +23,8 @@ pub mod report;
 pub mod schedule;
 pub mod sensors;
 
+/// How a result was made (defined with RADIANCE's file conventions in `daylit-radfile`).
+pub use daylit_radfile::provenance::{InputFile, Provenance};
 pub use metrics::{compute, AnnualMetrics, Illuminance, Layout, MetricOptions, MetricsError};
 pub use report::{write_atomic, ReportError};
 pub use schedule::{Schedule, ScheduleError};
