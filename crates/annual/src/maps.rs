@@ -12,7 +12,9 @@ use crate::metrics::AnnualMetrics;
 use crate::report::{check_count, write_atomic, ReportError};
 use crate::sensors::{Sensor, SensorSet, DEFAULT_SPACING};
 use daylit_falsecolor::legend::{ColourScale, LabelStyle};
+use daylit_falsecolor::raster::insert_png_text;
 use daylit_falsecolor::{Palette, Raster};
+use daylit_radfile::provenance::Provenance;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -316,6 +318,18 @@ pub fn write_maps(
     sensors: &SensorSet,
     m: &AnnualMetrics,
 ) -> Result<Vec<PathBuf>, ReportError> {
+    write_maps_with(dir, sensors, m, None)
+}
+
+/// [`write_maps`], each PNG carrying text chunks that say how it was made
+/// ([`Provenance::png_text`]) when `provenance` is given.
+pub fn write_maps_with(
+    dir: &Path,
+    sensors: &SensorSet,
+    m: &AnnualMetrics,
+    provenance: Option<&Provenance>,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let text = provenance.map(Provenance::png_text).unwrap_or_default();
     check_count(sensors, m)?;
     std::fs::create_dir_all(dir).map_err(|source| ReportError::Io {
         path: dir.to_path_buf(),
@@ -378,7 +392,13 @@ pub fn write_maps(
     let mut written = Vec::new();
     for (name, values, spec) in maps {
         let path = dir.join(name);
-        write_atomic(&path, &map_png(sensors, &values, &spec)?)?;
+        let png = insert_png_text(&map_png(sensors, &values, &spec)?, &text).map_err(|e| {
+            ReportError::Draw {
+                title: spec.title.clone(),
+                message: e.to_string(),
+            }
+        })?;
+        write_atomic(&path, &png)?;
         written.push(path);
     }
     Ok(written)

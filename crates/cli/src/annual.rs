@@ -208,6 +208,49 @@ fn write_ill(
     Ok(())
 }
 
+/// How this run is made: its inputs with their hashes and the settings that shape the numbers.
+fn provenance(a: &Args, method: &str) -> anyhow::Result<daylit_annual::Provenance> {
+    let mut p = crate::provenance::start();
+    for f in &a.scene.files {
+        p.add_input("scene", f)?;
+    }
+    p.add_input("weather", &a.weather)?;
+    let optional = [
+        ("sensors", &a.sensors),
+        ("schedule", &a.schedule),
+        ("shade-schedule", &a.shade_schedule),
+    ];
+    for (role, f) in optional {
+        if let Some(f) = f {
+            p.add_input(role, f)?;
+        }
+    }
+    for (material, f) in &a.states {
+        p.add_input(&format!("state {material}"), f)?;
+    }
+    p.add_setting("method", method);
+    if let Some(floor) = &a.floor {
+        p.add_setting("floor", floor);
+        p.add_setting("height", a.height);
+        p.add_setting("spacing", a.spacing);
+    }
+    p.add_setting("mf", a.mf);
+    p.add_setting("ab", a.ab);
+    p.add_setting("ad", a.ad);
+    p.add_setting("lw", a.lw);
+    p.add_setting("threshold", a.threshold);
+    p.add_setting("udi", format!("{},{}", a.udi.0, a.udi.1));
+    if method != "2phase" {
+        p.add_setting("window-samples", a.window_samples);
+        p.add_setting("sun-samples", a.sun_samples);
+        if a.shade_schedule.is_none() {
+            p.add_setting("shade-rule", &a.shade_rule);
+        }
+    }
+    p.seed = Some(a.seed);
+    Ok(p)
+}
+
 /// Runs `daylit annual`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     if a.mf == 0 || a.mf > 30 {
@@ -265,6 +308,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         bail!("--state: window states belong to the 3phase and 5phase methods (the scene has no BSDF windows, or --method 2phase was given)");
     }
 
+    let prov = provenance(a, method_name(method))?;
     let n = sensors.len() as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(2 * n);
@@ -343,12 +387,12 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         println!("hourly illuminance: {}", path.display());
     }
     if let Some(j) = &a.json {
-        report::write_json_with(j, &m, method_name, &windows)?;
+        report::write_json_with(j, &m, method_name, &windows, Some(&prov))?;
         println!("JSON: {}", j.display());
     }
     let csv = a.out.join("sensors.csv");
-    report::write_csv(&csv, &set, &m)?;
-    let pngs = maps::write_maps(&a.out, &set, &m)?;
+    report::write_csv_with(&csv, &set, &m, &prov)?;
+    let pngs = maps::write_maps_with(&a.out, &set, &m, Some(&prov))?;
     println!(
         "per-sensor CSV: {}; maps: {}",
         csv.display(),

@@ -25,8 +25,8 @@ pub struct InputFile {
     pub role: String,
     /// The path as given on the command line (`-` for standard input).
     pub path: PathBuf,
-    /// The SHA-256 of the file's bytes in lower-case hex; `None` for standard input, whose
-    /// bytes cannot be read twice.
+    /// The SHA-256 of the file's bytes in lower-case hex; `None` for standard input and
+    /// pipes, whose bytes cannot be read twice.
     pub sha256: Option<String>,
 }
 
@@ -96,12 +96,20 @@ impl Provenance {
         }
     }
 
-    /// Adds an input file with the hash of its content (none for `-`, standard input).
+    /// Adds an input file with the hash of its content; none for `-` (standard input) and
+    /// other files that are not regular files (pipes), whose bytes cannot be read twice.
     pub fn add_input(&mut self, role: &str, path: &Path) -> Result<(), ProvenanceError> {
-        let sha256 = if path == Path::new("-") {
-            None
-        } else {
+        let regular = path != Path::new("-")
+            && std::fs::metadata(path)
+                .map_err(|source| ProvenanceError {
+                    path: path.to_path_buf(),
+                    source,
+                })?
+                .is_file();
+        let sha256 = if regular {
             Some(sha256_file(path)?)
+        } else {
+            None
         };
         self.inputs.push(InputFile {
             role: role.to_string(),
@@ -146,7 +154,7 @@ impl Provenance {
                 "{}: {} sha256={}",
                 f.role,
                 f.path.display(),
-                f.sha256.as_deref().unwrap_or("(standard input)")
+                f.sha256.as_deref().unwrap_or("(not a regular file)")
             ));
         }
         if !self.settings.is_empty() {
