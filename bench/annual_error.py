@@ -22,7 +22,7 @@ occupied = np.array([8 <= h < 18 for h in hours])
 ref_mean = ref[:, occupied].mean(1)
 ref_da = (ref[:, occupied] >= 300).mean(1)
 if result.endswith('.csv'):
-    rows = list(csv.DictReader(open(result)))
+    rows = list(csv.DictReader(l for l in open(result) if not l.startswith('#')))
     mean = np.array([float(r['mean_lux']) for r in rows])
     da = np.array([float(r['DA300']) for r in rows])
 else:

@@ -111,6 +111,10 @@ def annual_run(cli, tmp_path_factory):
 def test_annual_equals_cli(annual_run):
     out, _, _, py = annual_run
     want = json.loads((out / "annual.json").read_text())
+    prov = want.pop("provenance")  # how the CLI's file was made: its own command line
+    assert prov["seed"] == 5 and prov["settings"]["ad"] == "64"
+    assert [i["role"] for i in prov["inputs"]] == ["scene", "weather"]
+    assert all(len(i["sha256"]) == 64 for i in prov["inputs"])
     got = {k: v for k, v in py.items() if k not in ("sensors", "illuminance", "direct_sun")}
     assert got == want  # the same code: every number equal
     ill = read_ascii_matrix(out / "annual.ill")
@@ -121,7 +125,9 @@ def test_annual_equals_cli(annual_run):
 
 def test_sensor_grid_equals_cli(annual_run):
     out, scene, _, py = annual_run
-    rows = [l.split(",") for l in (out / "sensors.csv").read_text().splitlines()[1:]]
+    lines = (out / "sensors.csv").read_text().splitlines()
+    assert lines[0].startswith("# daylit ")  # comment lines say how the file was made
+    rows = [l.split(",") for l in lines if not l.startswith("#")][1:]
     xyz = np.array([[float(x) for x in r[:3]] for r in rows])
     grid = scene.sensor_grid("floor", spacing=1.2)
     assert np.array_equal(grid[:, :3], xyz)
@@ -136,6 +142,7 @@ def test_metrics_equal_cli(annual_run):
     want = json.loads((out / "annual.json").read_text())
     m = daylit.annual_metrics(py["illuminance"], weather=weather, direct_sun=py["direct_sun"])
     want.pop("method")
+    want.pop("provenance")
     assert m == want
     # the schedule as flags: 8:00-18:00 by mid-hour time, 3650 hours
     flags = (weather.hour > 8) & (weather.hour < 18)

@@ -193,7 +193,13 @@ pub fn report_html(
                 "fails: more than 10 % of the floor (LEED v4, LM-83)"
             },
         ),
-        None => card(&mut out, &ase_name, "–", None, "not computed: no direct-sun illuminance"),
+        None => card(
+            &mut out,
+            &ase_name,
+            "–",
+            None,
+            "not computed: no direct-sun illuminance",
+        ),
     }
     let mean = m.mean_lux.iter().sum::<f64>() / m.mean_lux.len().max(1) as f64;
     card(
@@ -222,7 +228,12 @@ pub fn report_html(
     // How it was made.
     out.push_str("<section id=\"inputs\"><h2>Settings and inputs</h2><table>\n");
     let mut row = |k: &str, v: &str| {
-        let _ = writeln!(out, "<tr><th>{}</th><td><code>{}</code></td></tr>", esc(k), esc(v));
+        let _ = writeln!(
+            out,
+            "<tr><th>{}</th><td><code>{}</code></td></tr>",
+            esc(k),
+            esc(v)
+        );
     };
     row("command line", &inputs.command_line);
     row("daylit version", &inputs.version);
@@ -289,8 +300,9 @@ pub fn write_annual_report(
     plan: Option<&crate::plan::Plan>,
     year: &Year,
     inputs: &ReportInputs,
+    provenance: Option<&daylit_radfile::provenance::Provenance>,
 ) -> Result<Written, ReportError> {
-    let maps = crate::maps::write_maps(dir, sensors, m, plan)?;
+    let maps = crate::maps::write_maps(dir, sensors, m, plan, provenance)?;
     let captions: Vec<String> = crate::maps::standard_maps(m)
         .into_iter()
         .map(|(_, _, spec)| spec.title)

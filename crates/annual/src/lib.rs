@@ -14,7 +14,7 @@
 //!     Some(&Illuminance::sensor_major(sun, n, h)), &schedule, &MetricOptions::default())?;
 //! print!("{}", report::summary(&m));
 //! report::write_json("out/annual.json".as_ref(), &m)?;
-//! maps::write_maps("out/maps".as_ref(), &sensors, &m, None)?;
+//! maps::write_maps("out/maps".as_ref(), &sensors, &m, None, None)?;
 //! # Ok(()) }
 //! ```
 
@@ -27,6 +27,8 @@ pub mod schedule;
 pub mod sensors;
 pub mod temporal;
 
+/// How a result was made (defined with RADIANCE's file conventions in `daylit-radfile`).
+pub use daylit_radfile::provenance::{InputFile, Provenance};
 pub use metrics::{compute, AnnualMetrics, Illuminance, Layout, MetricOptions, MetricsError};
 pub use report::{write_atomic, ReportError};
 pub use schedule::{Schedule, ScheduleError};

@@ -22,10 +22,12 @@ use crate::plan::{LineKind, Plan};
 use crate::report::{check_count, write_atomic, ReportError};
 use crate::sensors::{Sensor, SensorSet, DEFAULT_SPACING};
 use daylit_falsecolor::legend::{ColourScale, LabelStyle};
+use daylit_falsecolor::raster::insert_png_text;
 use daylit_falsecolor::tiny_skia::{
     FillRule, LineCap, Mask, Paint, PathBuilder, Pixmap, Stroke, StrokeDash, Transform,
 };
 use daylit_falsecolor::{Bands, Palette, Raster};
+use daylit_radfile::provenance::Provenance;
 use std::path::{Path, PathBuf};
 
 /// Width of every map, pixels.
@@ -421,11 +423,13 @@ fn draw_north(r: &mut Raster<[u8; 3]>, cx: f32, cy: f32, north: f64) {
 
 /// A scale bar in metres, its left end at (x, y), at most `max_px` long.
 fn draw_scale_bar(r: &mut Raster<[u8; 3]>, x: i32, y: i32, per_px: f64, max_px: f64) {
-    let metres = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
-        .into_iter()
-        .rev()
-        .find(|m| m / per_px <= max_px)
-        .unwrap_or(0.5);
+    let metres = [
+        0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0,
+    ]
+    .into_iter()
+    .rev()
+    .find(|m| m / per_px <= max_px)
+    .unwrap_or(0.5);
     let len = (metres / per_px).round() as i32;
     let half = len / 2;
     r.rect(x, y, x + half, y + 7, INK);
@@ -557,7 +561,14 @@ fn draw(
         0.5,
         GREY,
     );
-    r.text("y (m)", 12.0, (fx0 - 8) as f32, (fy0 - 12) as f32, 1.0, GREY);
+    r.text(
+        "y (m)",
+        12.0,
+        (fx0 - 8) as f32,
+        (fy0 - 12) as f32,
+        1.0,
+        GREY,
+    );
 
     // The right-hand column: north, the legend, the plan's key, the scale bar.
     let cx = (COLUMN_X + w) as f32 / 2.0 - 10.0;
@@ -608,7 +619,13 @@ fn draw(
             pb.move_to(x + 2.0, y);
             pb.line_to(x + 24.0, y);
             if let Some(p) = pb.finish() {
-                pm.stroke_path(&p, &paint(c, true), &stroke(width), Transform::identity(), None);
+                pm.stroke_path(
+                    &p,
+                    &paint(c, true),
+                    &stroke(width),
+                    Transform::identity(),
+                    None,
+                );
             }
         }
     };
@@ -790,13 +807,17 @@ pub fn standard_maps(m: &AnnualMetrics) -> Vec<(String, Vec<f64>, MapSpec)> {
 }
 
 /// Writes the standard maps ([`standard_maps`]) into `dir` (created if missing), with the
-/// plan drawn in when one is given, and returns their paths. Each file is written atomically.
+/// plan drawn in when one is given, and returns their paths. Each file is written atomically;
+/// each PNG carries text chunks that say how it was made ([`Provenance::png_text`]) when
+/// `provenance` is given.
 pub fn write_maps(
     dir: &Path,
     sensors: &SensorSet,
     m: &AnnualMetrics,
     plan: Option<&Plan>,
+    provenance: Option<&Provenance>,
 ) -> Result<Vec<PathBuf>, ReportError> {
+    let text = provenance.map(Provenance::png_text).unwrap_or_default();
     check_count(sensors, m)?;
     std::fs::create_dir_all(dir).map_err(|source| ReportError::Io {
         path: dir.to_path_buf(),
@@ -805,7 +826,14 @@ pub fn write_maps(
     let mut written = Vec::new();
     for (name, values, spec) in standard_maps(m) {
         let path = dir.join(name);
-        write_atomic(&path, &map_png(sensors, &values, &spec, plan)?)?;
+        let png =
+            insert_png_text(&map_png(sensors, &values, &spec, plan)?, &text).map_err(|e| {
+                ReportError::Draw {
+                    title: spec.title.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+        write_atomic(&path, &png)?;
         written.push(path);
     }
     Ok(written)

@@ -11,9 +11,12 @@
 //! Fractions are 0..1. `DA` and `cDA` are at `settings.da_threshold`; the second DA key is
 //! named after `settings.da_low_threshold` (`DA150` by default); `UDI` is the in-band UDI-a.
 //! `ASE` and `ASE_hours` are `null` when no direct-sun illuminance was given.
+//! `daylit annual` adds `"method"` and a `"provenance"` object ([`write_json_with`]) and
+//! starts the CSV with `#` lines saying how it was made ([`write_csv_with`]).
 
 use crate::metrics::AnnualMetrics;
 use crate::sensors::SensorSet;
+use daylit_radfile::provenance::Provenance;
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -130,15 +133,20 @@ pub fn window_summary(windows: &[WindowStates]) -> String {
     out
 }
 
-/// Writes [`json_value_with`] atomically, pretty-printed.
+/// Writes [`json_value_with`] atomically, pretty-printed, with a `"provenance"` object (how
+/// the result was made, [`Provenance`]) when one is given.
 pub fn write_json_with(
     path: &Path,
     m: &AnnualMetrics,
     method: &str,
     windows: &[WindowStates],
+    provenance: Option<&Provenance>,
 ) -> Result<(), ReportError> {
-    let mut s =
-        serde_json::to_string_pretty(&json_value_with(m, method, windows)).unwrap_or_default();
+    let mut v = json_value_with(m, method, windows);
+    if let Some(p) = provenance {
+        v["provenance"] = json!(p);
+    }
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     write_atomic(path, s.as_bytes())
 }
@@ -263,4 +271,16 @@ pub fn write_json(path: &Path, m: &AnnualMetrics) -> Result<(), ReportError> {
 /// Writes [`csv`] to `path` atomically.
 pub fn write_csv(path: &Path, sensors: &SensorSet, m: &AnnualMetrics) -> Result<(), ReportError> {
     write_atomic(path, csv(sensors, m)?.as_bytes())
+}
+
+/// Writes [`csv`] to `path` atomically, after `#` comment lines that say how it was made
+/// ([`Provenance::csv_comment`]; CSV readers skip them with `comment="#"` or the like).
+pub fn write_csv_with(
+    path: &Path,
+    sensors: &SensorSet,
+    m: &AnnualMetrics,
+    provenance: &Provenance,
+) -> Result<(), ReportError> {
+    let text = provenance.csv_comment() + &csv(sensors, m)?;
+    write_atomic(path, text.as_bytes())
 }

@@ -62,7 +62,11 @@ pub fn room_mean(lux: &Illuminance) -> Vec<f64> {
 /// The number of sensors at or above `threshold` at each hour.
 pub fn count_at_least(lux: &Illuminance, threshold: f32) -> Vec<f64> {
     (0..lux.hours)
-        .map(|h| (0..lux.sensors).filter(|&s| lux.at(s, h) >= threshold).count() as f64)
+        .map(|h| {
+            (0..lux.sensors)
+                .filter(|&s| lux.at(s, h) >= threshold)
+                .count() as f64
+        })
         .collect()
 }
 
@@ -117,7 +121,11 @@ pub fn temporal_png(
         )));
     }
     let (days, cells, occupied) = grid(records, values, schedule);
-    let mut r = Raster::new(TEMPORAL_WIDTH as usize, TEMPORAL_HEIGHT as usize, [255u8; 3]);
+    let mut r = Raster::new(
+        TEMPORAL_WIDTH as usize,
+        TEMPORAL_HEIGHT as usize,
+        [255u8; 3],
+    );
     let (px0, py0) = PLOT;
     let (px1, py1) = (px0 + DAY_PX * days as i32 - 1, py0 + HOUR_PX * 24 - 1);
     for d in 0..days {
@@ -144,9 +152,23 @@ pub fn temporal_png(
         }
     }
     r.outline(px0, py0, px1, py1, INK);
-    r.text(&spec.title, 20.0, TEMPORAL_WIDTH as f32 / 2.0, 22.0, 0.5, INK);
+    r.text(
+        &spec.title,
+        20.0,
+        TEMPORAL_WIDTH as f32 / 2.0,
+        22.0,
+        0.5,
+        INK,
+    );
     if !spec.subtitle.is_empty() {
-        r.text(&spec.subtitle, 14.0, TEMPORAL_WIDTH as f32 / 2.0, 46.0, 0.5, INK);
+        r.text(
+            &spec.subtitle,
+            14.0,
+            TEMPORAL_WIDTH as f32 / 2.0,
+            46.0,
+            0.5,
+            INK,
+        );
     }
     // Months along the bottom, hours down the left.
     let leap = days == 366;
@@ -165,7 +187,14 @@ pub fn temporal_png(
     for h in (0..=24).step_by(3) {
         let y = py0 + h * HOUR_PX;
         r.rect(px0 - 5, y, px0 - 1, y, INK);
-        r.text(&format!("{h}:00"), 12.0, (px0 - 8) as f32, y as f32, 1.0, INK);
+        r.text(
+            &format!("{h}:00"),
+            12.0,
+            (px0 - 8) as f32,
+            y as f32,
+            1.0,
+            INK,
+        );
     }
     r.text(
         "day of the year; dark grey: none; pale: unoccupied hours; white: no weather data",
@@ -212,10 +241,12 @@ pub fn temporal_png(
 /// to `n`.
 pub fn count_bands(n: usize) -> Bands {
     let n = n.max(2) as f64;
-    let step = [1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0]
-        .into_iter()
-        .find(|s| n / s <= 8.0)
-        .unwrap_or_else(|| (n / 8.0).ceil());
+    let step = [
+        1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0,
+    ]
+    .into_iter()
+    .find(|s| n / s <= 8.0)
+    .unwrap_or_else(|| (n / 8.0).ceil());
     let mut edges = vec![1.0];
     let mut e = step;
     while edges.last().is_some_and(|&l| l < n) {
@@ -243,10 +274,7 @@ pub fn write_temporal_maps(
     let positive: Vec<f64> = mean.iter().copied().filter(|&v| v > 0.0).collect();
     let spec = TemporalSpec {
         title: "Mean illuminance over the room, hour by hour".into(),
-        subtitle: format!(
-            "{} sensors; logarithmic bands",
-            total.sensors
-        ),
+        subtitle: format!("{} sensors; logarithmic bands", total.sensors),
         unit: "lux".into(),
         bands: lux_bands(&positive),
     };
@@ -294,7 +322,12 @@ mod tests {
 
     #[test]
     fn records_land_on_their_day_and_hour() {
-        let recs = [record(1, 1, 0.5), record(3, 1, 12.5), record(3, 1, 12.75), record(12, 31, 23.5)];
+        let recs = [
+            record(1, 1, 0.5),
+            record(3, 1, 12.5),
+            record(3, 1, 12.75),
+            record(12, 31, 23.5),
+        ];
         let (days, cells, occ) = grid(&recs, &[1.0, 2.0, 4.0, 8.0], None);
         assert_eq!(days, 365);
         assert_eq!(cells[0], Some(1.0));

@@ -211,6 +211,49 @@ fn write_ill(
     Ok(())
 }
 
+/// How this run is made: its inputs with their hashes and the settings that shape the numbers.
+fn provenance(a: &Args, method: &str) -> anyhow::Result<daylit_annual::Provenance> {
+    let mut p = crate::provenance::start();
+    for f in &a.scene.files {
+        p.add_input("scene", f)?;
+    }
+    p.add_input("weather", &a.weather)?;
+    let optional = [
+        ("sensors", &a.sensors),
+        ("schedule", &a.schedule),
+        ("shade-schedule", &a.shade_schedule),
+    ];
+    for (role, f) in optional {
+        if let Some(f) = f {
+            p.add_input(role, f)?;
+        }
+    }
+    for (material, f) in &a.states {
+        p.add_input(&format!("state {material}"), f)?;
+    }
+    p.add_setting("method", method);
+    if let Some(floor) = &a.floor {
+        p.add_setting("floor", floor);
+        p.add_setting("height", a.height);
+        p.add_setting("spacing", a.spacing);
+    }
+    p.add_setting("mf", a.mf);
+    p.add_setting("ab", a.ab);
+    p.add_setting("ad", a.ad);
+    p.add_setting("lw", a.lw);
+    p.add_setting("threshold", a.threshold);
+    p.add_setting("udi", format!("{},{}", a.udi.0, a.udi.1));
+    if method != "2phase" {
+        p.add_setting("window-samples", a.window_samples);
+        p.add_setting("sun-samples", a.sun_samples);
+        if a.shade_schedule.is_none() {
+            p.add_setting("shade-rule", &a.shade_rule);
+        }
+    }
+    p.seed = Some(a.seed);
+    Ok(p)
+}
+
 /// Runs `daylit annual`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let rule = parse_rule(&a.shade_rule, &a.shade_views).map_err(anyhow::Error::msg)?;
@@ -245,7 +288,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     };
     set.validate(bounds)?;
     for v in &a.shade_views {
-        daylit_annual::check_position(v.pos.to_array(), v.normal.to_array(), bounds)
+        daylit_annual::check_position(v.position, v.direction, bounds)
             .map_err(|e| anyhow::anyhow!("--shade-view: {e}"))?;
     }
     drop(scene);
@@ -273,6 +316,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         bail!("--state: window states belong to the 3phase and 5phase methods (the scene has no BSDF windows, or --method 2phase was given)");
     }
 
+    let prov = provenance(a, method_name(method))?;
     let n = sensors.len() as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(2 * n);
@@ -349,11 +393,11 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         println!("hourly illuminance: {}", path.display());
     }
     if let Some(j) = &a.json {
-        report::write_json_with(j, &m, method_name, &windows)?;
+        report::write_json_with(j, &m, method_name, &windows, Some(&prov))?;
         println!("JSON: {}", j.display());
     }
     let csv = a.out.join("sensors.csv");
-    report::write_csv(&csv, &set, &m)?;
+    report::write_csv_with(&csv, &set, &m, &prov)?;
     let plan = plan::cut_files(&a.scene.files, &load, &set, &PlanOptions::default())?;
     let year = html::Year {
         records: &weather.records,
@@ -362,7 +406,16 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         sun: Some(&sun),
     };
     let inputs = report_inputs(a, &weather, method_name);
-    let written = html::write_annual_report(&a.out, &set, &m, &windows, Some(&plan), &year, &inputs)?;
+    let written = html::write_annual_report(
+        &a.out,
+        &set,
+        &m,
+        &windows,
+        Some(&plan),
+        &year,
+        &inputs,
+        Some(&prov),
+    )?;
     let list = |paths: &[PathBuf]| {
         paths
             .iter()
@@ -442,7 +495,12 @@ fn report_inputs(
     html::ReportInputs {
         command_line: command_line(),
         version: env!("CARGO_PKG_VERSION").to_string(),
-        scene_files: a.scene.files.iter().map(|f| f.display().to_string()).collect(),
+        scene_files: a
+            .scene
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect(),
         weather_file: a.weather.display().to_string(),
         site,
         schedule: match &a.schedule {

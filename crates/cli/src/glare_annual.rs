@@ -51,6 +51,35 @@ fn refuse_picture_options(a: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How this run is made: its inputs with their hashes, the settings and the seed.
+fn provenance(a: &Args, weather: &std::path::Path) -> anyhow::Result<daylit_radfile::Provenance> {
+    let mut p = crate::provenance::start();
+    for f in &a.inputs {
+        p.add_input("scene", f)?;
+    }
+    p.add_input("weather", weather)?;
+    if let Some(f) = &a.schedule {
+        p.add_input("schedule", f)?;
+    }
+    p.add_setting("views", a.view.join("; "));
+    p.add_setting("ab", a.ab);
+    p.add_setting("ad", a.ad);
+    p.add_setting("lw", a.lw);
+    p.add_setting("idres", a.idres);
+    p.add_setting("nlev", a.nlev);
+    p.add_setting("accuracy", a.accuracy);
+    p.add_setting("sunsamples", a.sunsamples);
+    p.add_setting("sunres", a.sunres);
+    p.add_setting("threshold", a.threshold.map_or(2000.0, f64::from));
+    p.add_setting("radius", a.radius);
+    p.add_setting("low-light", a.low_light);
+    if let Some(d) = &a.load {
+        p.add_setting("load", d.display());
+    }
+    p.seed = Some(a.seed);
+    Ok(p)
+}
+
 /// `daylit glare --annual`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     refuse_picture_options(a)?;
@@ -80,6 +109,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         daylit_annual::check_position(v.point.to_array(), v.direction.to_array(), bounds)
             .map_err(|e| anyhow::anyhow!("--view \"{text}\": {e}"))?;
     }
+    let prov = provenance(a, weather_path)?;
     let weather = daylit_sky::weather::read_weather(weather_path)?;
     if let Some(note) = weather.coverage_note() {
         eprintln!("glare: {note}");
@@ -170,11 +200,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         .map(|h| [h.month as f64, h.day as f64, h.hour])
         .collect();
     if let Some(p) = &a.json {
-        let text = serde_json::to_string_pretty(&json_report(&year.hours, &result))? + "\n";
+        let mut report = json_report(&year.hours, &result);
+        report["provenance"] = json!(prov);
+        let text = serde_json::to_string_pretty(&report)? + "\n";
         output::write_atomic(p, text.as_bytes())?;
     }
     if let Some(p) = &a.csv {
-        output::write_atomic(p, csv_report(&hours, &result).as_bytes())?;
+        let text = prov.csv_comment() + &csv_report(&hours, &result);
+        output::write_atomic(p, text.as_bytes())?;
     }
     output::print(&summary(&result, year.hours.len()))?;
     Ok(ExitCode::SUCCESS)

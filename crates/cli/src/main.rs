@@ -38,6 +38,7 @@ mod pcond;
 mod pextrem;
 mod pfilt;
 mod pkgbsdf;
+mod provenance;
 mod psign;
 mod pvalue;
 mod ra_ppm;

@@ -355,6 +355,39 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     run_radiance(&a.args)
 }
 
+/// How a `daylit render` picture is made: the scene files with their hashes, the picture
+/// size and the rendering settings (the view is in the header's `VIEW=` line).
+fn render_provenance(req: &Request) -> anyhow::Result<daylit_radfile::Provenance> {
+    let mut p = crate::provenance::start();
+    for f in &req.scene {
+        p.add_input("scene", f)?;
+    }
+    let (o, pic) = (&req.render, &req.picture);
+    p.add_setting("x", pic.xres);
+    p.add_setting("y", pic.yres);
+    p.add_setting("ps", pic.ps);
+    for (k, v) in [
+        ("ab", o.ab.to_string()),
+        ("ad", o.ad.to_string()),
+        ("as", o.as_.to_string()),
+        ("aa", o.aa.to_string()),
+        ("ar", o.ar.to_string()),
+        ("lr", o.lr.to_string()),
+        ("lw", o.lw.to_string()),
+        ("dj", o.dj.to_string()),
+        ("ds", o.ds.to_string()),
+        ("dt", o.dt.to_string()),
+        ("dc", o.dc.to_string()),
+        ("dr", o.dr.to_string()),
+        ("ss", o.ss.to_string()),
+        ("st", o.st.to_string()),
+    ] {
+        p.add_setting(k, v);
+    }
+    p.seed = Some(o.seed);
+    Ok(p)
+}
+
 /// `daylit render`: HDR picture plus tone-mapped PNG, with a progress bar.
 pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
     let req = parse(&a.args, Options::render(), "render")?;
@@ -372,7 +405,8 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
             .chain(req.zfile.as_deref().map(std::path::Path::new)),
         [],
     )?;
-    let (img, depths) = render(
+    let prov = render_provenance(&req)?;
+    let (mut img, depths) = render(
         &req,
         &format!("daylit render {}", a.args.join(" ")),
         std::io::stderr().is_terminal(),
@@ -380,9 +414,10 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &req.zfile {
         write_atomic(std::path::Path::new(path), &depths)?;
     }
+    img.header.extend(prov.header_lines());
     write_atomic(&output, &img.encode(true))?;
     let display = daylit_falsecolor::tonemap::tone_map(&img)
-        .png()
+        .png_with_text(&prov.png_text())
         .context("render: cannot encode the PNG")?;
     write_atomic(&png, &display)?;
     eprintln!("wrote {} and {}", output.display(), png.display());

@@ -61,7 +61,12 @@ fn annual_glare_matches_radiance_pictures() {
     eprintln!("{stdout}daylit glare --annual: {secs:.1} s for 2 points × 1 view");
     let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let obj = j.as_object().unwrap();
-    assert_eq!(obj.len(), 2, "exactly hours and views");
+    assert_eq!(obj.len(), 3, "exactly hours, views and provenance");
+    let prov = &j["provenance"];
+    assert_eq!(prov["inputs"][0]["role"], "scene");
+    assert_eq!(prov["inputs"][1]["role"], "weather");
+    assert_eq!(prov["seed"], 1);
+    assert_eq!(prov["settings"]["ab"], "4");
     let hours: Vec<Vec<f64>> = serde_json::from_value(j["hours"].clone()).unwrap();
     let gold = goldens();
     let (mut dgp, mut ugp, mut ev) = (Vec::new(), Vec::new(), Vec::new());
@@ -105,7 +110,11 @@ fn annual_glare_matches_radiance_pictures() {
     assert!(u.mae_dn <= 0.02, "UGP MAE_dn {}", u.mae_dn);
     assert!(e.mae_dn <= 0.05, "Ev MAPE_dn {}", e.mae_dn);
     let rows = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(rows.lines().count(), 1 + 2 * hours.len());
+    // `#` lines say how the CSV was made, then the header row and one row per view and hour.
+    assert!(rows.starts_with("# daylit "));
+    assert!(rows.contains("\n# weather: "));
+    let data = rows.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(data, 1 + 2 * hours.len());
     // The saved LightPoints evaluate again without tracing the sky, to the same numbers.
     let again = out.path().join("again.json");
     let run = Command::new(env!("CARGO_BIN_EXE_daylit"))
@@ -126,10 +135,13 @@ fn annual_glare_matches_radiance_pictures() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    assert_eq!(
-        std::fs::read(&again).unwrap(),
-        std::fs::read(&json).unwrap()
-    );
+    // The same numbers; only the record of how each file was made differs (--load).
+    let numbers = |p: &Path| {
+        let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+        v.as_object_mut().unwrap().remove("provenance");
+        v
+    };
+    assert_eq!(numbers(&again), numbers(&json));
 }
 
 #[test]

@@ -135,11 +135,20 @@ impl Raster<[u8; 3]> {
 
     /// The picture as an 8-bit RGB PNG file.
     pub fn png(&self) -> Result<Vec<u8>, png::EncodingError> {
+        self.png_with_text(&[])
+    }
+
+    /// The picture as an 8-bit RGB PNG file with tEXt chunks `(keyword, text)` before the
+    /// pixels (keywords of 1-79 Latin-1 characters, text in Latin-1).
+    pub fn png_with_text(&self, text: &[(String, String)]) -> Result<Vec<u8>, png::EncodingError> {
         let mut out = Vec::new();
         {
             let mut enc = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
             enc.set_color(png::ColorType::Rgb);
             enc.set_depth(png::BitDepth::Eight);
+            for (k, t) in text {
+                enc.add_text_chunk(k.clone(), t.clone())?;
+            }
             let mut w = enc.write_header()?;
             w.write_image_data(self.pixels.as_flattened())?;
         }
@@ -169,6 +178,38 @@ impl Raster<[f32; 3]> {
                 .collect(),
         }
     }
+}
+
+/// Length of the PNG signature plus the IHDR chunk (4 length + 4 type + 13 data + 4 CRC),
+/// which every PNG file starts with.
+const PNG_HEAD: usize = 8 + 25;
+
+/// `png` (a whole PNG file) with tEXt chunks `(keyword, text)` inserted after its IHDR
+/// chunk, for pictures already encoded; an error when `png` does not start as a PNG file
+/// does or a chunk cannot be encoded (a keyword out of 1-79 Latin-1 characters).
+pub fn insert_png_text(
+    png: &[u8],
+    text: &[(String, String)],
+) -> Result<Vec<u8>, png::EncodingError> {
+    use png::text_metadata::{EncodableTextChunk, TEXtChunk};
+    let bad = || {
+        png::EncodingError::IoError(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a PNG file",
+        ))
+    };
+    if png.len() < PNG_HEAD
+        || png[..8] != [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]
+        || &png[12..16] != b"IHDR"
+    {
+        return Err(bad());
+    }
+    let mut out = png[..PNG_HEAD].to_vec();
+    for (k, t) in text {
+        TEXtChunk::new(k.as_str(), t.as_str()).encode(&mut out)?;
+    }
+    out.extend_from_slice(&png[PNG_HEAD..]);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -209,5 +250,28 @@ mod tests {
         });
         assert_eq!(r.get(5, 5), Some([200, 100, 0]));
         assert_eq!(r.get(15, 5), Some([10, 20, 30]));
+    }
+
+    #[test]
+    fn text_chunks_inserted_after_the_header_read_back() {
+        let r = Raster::new(3, 2, [10u8, 20, 30]);
+        let text = vec![("Software".to_string(), "daylit".to_string())];
+        for png in [
+            insert_png_text(&r.png().unwrap(), &text).unwrap(),
+            r.png_with_text(&text).unwrap(),
+        ] {
+            let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+                .read_info()
+                .unwrap();
+            let mut buf = vec![0; reader.output_buffer_size()];
+            reader.next_frame(&mut buf).unwrap();
+            assert_eq!(&buf[..3], &[10, 20, 30]);
+            let t = &reader.info().uncompressed_latin1_text;
+            assert_eq!(
+                (t[0].keyword.as_str(), t[0].text.as_str()),
+                ("Software", "daylit")
+            );
+        }
+        assert!(insert_png_text(b"not a png", &text).is_err());
     }
 }
