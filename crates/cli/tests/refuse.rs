@@ -181,6 +181,19 @@ fn output_paths_are_checked_before_any_work() {
         1,
         "cannot write a_file/hourly.mtx: a_file is a file, not a folder",
     );
+    // A file in the output folder that the run will make is fine (the README's main job):
+    // the run gets past the output checks, to the sensors, checked next.
+    let err = refused(
+        &mut annual(
+            d,
+            "1e9 0 0 0 0 1\n",
+            &["--json", "./res/a.json", "-o", "res"],
+        ),
+        1,
+        "grid.pts:1: sensor at (1e+09, 0, 0)",
+    );
+    assert!(!err.contains("cannot write"), "{err}");
+    assert!(!d.join("res").exists());
     refused(
         &mut annual(d, sensors, &["-o", "no/maps"]),
         1,
