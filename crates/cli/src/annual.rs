@@ -38,7 +38,8 @@ pub struct Args {
     /// Occupancy schedule CSV [default: 8:00-18:00 every day].
     #[arg(long)]
     schedule: Option<PathBuf>,
-    /// Write the results as JSON here (its folder must exist) [default: none].
+    /// Write the results as JSON here (its folder must exist, or be the --out folder)
+    /// [default: none].
     #[arg(long)]
     json: Option<PathBuf>,
     /// Folder for the per-sensor CSV and the PNG maps; made if missing (its parent folder
