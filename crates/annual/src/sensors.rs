@@ -108,7 +108,7 @@ pub fn check_position(
     } else {
         0.0
     };
-    if !(away <= SENSOR_REACH * size) {
+    if away > SENSOR_REACH * size {
         return Err(format!(
             "sensor at {at} is {} from the scene's bounding box, more than {SENSOR_REACH} \
              times the scene's size ({}): sensors must lie in or near the scene",
@@ -217,7 +217,9 @@ impl Default for GridOptions {
 }
 
 /// The sensors of one analysis, in result order, and the grids some of them came from.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Two sets are equal when their sensors and grids are; where they were read from is only
+/// for messages.
+#[derive(Clone, Debug, Default)]
 pub struct SensorSet {
     /// The sensors; results are indexed in this order.
     pub sensors: Vec<Sensor>,
@@ -227,6 +229,12 @@ pub struct SensorSet {
     pub file: Option<String>,
     /// For sensors read from a file, each one's 1-based line (empty otherwise).
     pub lines: Vec<usize>,
+}
+
+impl PartialEq for SensorSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.sensors == other.sensors && self.grids == other.grids
+    }
 }
 
 impl SensorSet {

@@ -40,7 +40,8 @@ pub struct Args {
     /// Occupancy schedule CSV [default: 8:00-18:00 every day].
     #[arg(long)]
     schedule: Option<PathBuf>,
-    /// Write the results as JSON here (its folder must exist) [default: none].
+    /// Write the results as JSON here (its folder must exist, or be the --out folder)
+    /// [default: none].
     #[arg(long)]
     json: Option<PathBuf>,
     /// Folder for the per-sensor CSV and the PNG maps; made if missing (its parent folder
@@ -257,9 +258,23 @@ fn provenance(a: &Args, method: &str) -> anyhow::Result<daylit_annual::Provenanc
 /// Runs `daylit annual`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let rule = parse_rule(&a.shade_rule, &a.shade_views).map_err(anyhow::Error::msg)?;
-    // Every output can be written, before a year is simulated.
+    // Every output can be written, before a year is simulated. Files directly in the output
+    // folder (`--json annual/annual.json -o annual`) are answered by the folder's check.
+    let plain = |p: &std::path::Path| -> Vec<std::ffi::OsString> {
+        p.components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .map(|c| c.as_os_str().to_owned())
+            .collect()
+    };
+    let in_out = |p: &&std::path::Path| {
+        !a.out.is_dir() && p.parent().is_some_and(|d| plain(d) == plain(&a.out))
+    };
     args::check_outputs(
-        a.json.iter().chain(&a.ill).map(PathBuf::as_path),
+        a.json
+            .iter()
+            .chain(&a.ill)
+            .map(PathBuf::as_path)
+            .filter(|p| !in_out(p)),
         [(a.out.as_path(), true)],
     )?;
     let load = LoadOptions {

@@ -176,6 +176,27 @@ fn parse(args: &[String], render: Options, prog: &str) -> anyhow::Result<Request
     r.render
         .validate()
         .map_err(|e| anyhow::anyhow!("{prog}: {e}"))?;
+    if prog == "render" {
+        // daylit's own command: counts no render would finish with are refused, in the
+        // style of its other options (RADIANCE's rpict takes any).
+        use crate::args::{MAX_AB, MAX_SAMPLES};
+        let o = &r.render;
+        for (name, v, lo, hi) in [
+            ("-ab", u64::from(o.ab), 0, MAX_AB),
+            ("-ad", u64::from(o.ad), 1, MAX_SAMPLES),
+            ("-as", u64::from(o.as_), 0, MAX_SAMPLES),
+        ] {
+            if !(lo..=hi).contains(&v) {
+                bail!("{prog}: {name}: expected a whole number from {lo} to {hi}, got \"{v}\"");
+            }
+        }
+        if !(0.0..=1.0).contains(&o.lw) {
+            bail!(
+                "{prog}: -lw: expected a number from 0 to 1, got \"{}\"",
+                o.lw
+            );
+        }
+    }
     Ok(r)
 }
 

@@ -181,6 +181,19 @@ fn output_paths_are_checked_before_any_work() {
         1,
         "cannot write a_file/hourly.mtx: a_file is a file, not a folder",
     );
+    // A file in the output folder that the run will make is fine (the README's main job):
+    // the run gets past the output checks, to the sensors, checked next.
+    let err = refused(
+        &mut annual(
+            d,
+            "1e9 0 0 0 0 1\n",
+            &["--json", "./res/a.json", "-o", "res"],
+        ),
+        1,
+        "grid.pts:1: sensor at (1e+09, 0, 0)",
+    );
+    assert!(!err.contains("cannot write"), "{err}");
+    assert!(!d.join("res").exists());
     refused(
         &mut annual(d, sensors, &["-o", "no/maps"]),
         1,
@@ -210,6 +223,26 @@ fn output_paths_are_checked_before_any_work() {
             .args(["-o", "a_file/fc.png"]),
         1,
         "cannot write a_file/fc.png: a_file is a file, not a folder",
+    );
+    refused(
+        daylit()
+            .current_dir(d)
+            .arg("glare")
+            .arg(root().join("crates/cli/tests/golden/pictures/ra_rgbe_in.hdr"))
+            .args(["--check", "none/check.png"]),
+        1,
+        "cannot write none/check.png: the folder none does not exist",
+    );
+    refused(
+        daylit()
+            .current_dir(d)
+            .args(["glare", "--annual"])
+            .arg(office())
+            .arg("--weather")
+            .arg(weather())
+            .args(["--view", "1.8 4 1.2 0 -1 0", "--csv", "a_file/g.csv"]),
+        1,
+        "cannot write a_file/g.csv: a_file is a file, not a folder",
     );
 }
 
@@ -251,6 +284,16 @@ fn options_out_of_range_get_one_message_style() {
         2,
         "daylit glare: --nlev: expected a whole number from 0 to 12, got \"40\"",
     );
+    // `daylit render` takes RADIANCE's option syntax; its counts have the same ranges.
+    let err = refused(
+        daylit()
+            .arg("render")
+            .arg(office())
+            .args(["-ab", "1000000000", "-x", "8", "-y", "8"]),
+        1,
+        "render: -ab: expected a whole number from 0 to 100, got \"1000000000\"",
+    );
+    assert!(!err.contains("panicked"), "{err}");
     refused(
         daylit().args(["falsecolor", "x.hdr", "-o", "y.png", "-n", "0"]),
         2,

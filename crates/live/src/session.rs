@@ -442,6 +442,27 @@ mod tests {
     }
 
     #[test]
+    fn a_surface_too_large_to_be_meant_is_refused_with_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.rad");
+        std::fs::write(
+            &bad,
+            "void plastic m 0 0 5 .5 .5 .5 0 0\nm sphere huge 0 0 4 0 0 0 1e300\n",
+        )
+        .unwrap();
+        let office = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/reference_office/office.rad");
+        let Err(e) = UserScene::load(&[office, bad]) else {
+            panic!("the scene was accepted");
+        };
+        let e = e.to_string();
+        assert!(
+            e.contains("bad.rad:2:1: sphere \"huge\": its coordinates reach 1e300"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn the_first_sky() {
         let user = office_with("clear.rad");
         let own = user.sky.as_ref();

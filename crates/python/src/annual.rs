@@ -277,6 +277,9 @@ pub fn annual<'py>(
             ))
         }
     };
+    // As `daylit annual`: no year is simulated for a sensor far outside the scene.
+    set.validate(daylit_scene::extent::bounds(&scene.scene))
+        .map_err(|e| fail(Kind::Sensor, e.to_string()))?;
     let sensors_array = set_array(py, &set)?;
     let points = sensors_of(&sensors_array)?;
     let trace = trace_settings(py, ab, ad, lw, seed)?;

@@ -47,18 +47,24 @@ impl std::fmt::Display for Implausible {
     }
 }
 
+/// A box holding nothing.
+const EMPTY: Bounds = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+
+/// Grows `b` to hold a ball of radius `r` around `p`.
+fn grow(b: &mut Bounds, p: [f64; 3], r: f64) {
+    b.0 = std::array::from_fn(|k| b.0[k].min(p[k] - r));
+    b.1 = std::array::from_fn(|k| b.1[k].max(p[k] + r));
+}
+
 /// One surface's box, from its real arguments (`None` for distant sources, instances and
 /// mesh primitives, whose contents the loader has placed in the scene).
 fn prim_box(ptype: PrimType, f: &[f64]) -> Option<Bounds> {
     let point =
         |k: usize| -> Option<[f64; 3]> { Some([*f.get(k)?, *f.get(k + 1)?, *f.get(k + 2)?]) };
     let around = |pts: &[[f64; 3]], r: f64| {
-        let mut b = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        let mut b = EMPTY;
         for p in pts {
-            for a in 0..3 {
-                b.0[a] = b.0[a].min(p[a] - r);
-                b.1[a] = b.1[a].max(p[a] + r);
-            }
+            grow(&mut b, *p, r);
         }
         b
     };
@@ -98,12 +104,9 @@ fn boxes(scene: &Scene) -> Vec<(Loc, String, Bounds)> {
         if m.vertices.is_empty() {
             continue;
         }
-        let mut b = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        let mut b = EMPTY;
         for v in &m.vertices {
-            for a in 0..3 {
-                b.0[a] = b.0[a].min(v[a]);
-                b.1[a] = b.1[a].max(v[a]);
-            }
+            grow(&mut b, *v, 0.0);
         }
         out.push((Loc::new(m.source.as_str().into(), 0, 0), "mesh".into(), b));
     }
