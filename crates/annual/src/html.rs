@@ -49,7 +49,7 @@ pub struct Picture {
 }
 
 /// Escapes text for HTML.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -64,7 +64,7 @@ fn esc(s: &str) -> String {
     out
 }
 
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; margin: 0; color: #1a1a1a;
        background: #f4f4f2; }
 header { background: #1d2a38; color: #fff; padding: 18px 32px; }
@@ -90,7 +90,7 @@ code { font-size: 13px; word-break: break-all; }
 ";
 
 /// A picture as an `<img>` with its bytes inline.
-fn figure(out: &mut String, p: &Picture) -> Result<(), ReportError> {
+pub(crate) fn figure(out: &mut String, p: &Picture) -> Result<(), ReportError> {
     let bytes = std::fs::read(&p.path).map_err(|source| ReportError::Io {
         path: p.path.clone(),
         source,
@@ -100,10 +100,10 @@ fn figure(out: &mut String, p: &Picture) -> Result<(), ReportError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<figure><img alt=\"{}\" data-file=\"{}\" src=\"data:image/png;base64,{}\">\
-         <figcaption>{} <span class=\"file\">({})</span></figcaption></figure>\n",
+         <figcaption>{} <span class=\"file\">({})</span></figcaption></figure>",
         esc(&p.caption),
         esc(&name),
         base64::engine::general_purpose::STANDARD.encode(&bytes),
@@ -120,13 +120,14 @@ fn card(out: &mut String, name: &str, value: &str, pass: Option<bool>, verdict: 
         Some(false) => "fail",
         None => "none",
     };
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<div class=\"card {class}\"><div class=\"name\">{}</div><div class=\"value\">{}</div>\
-         <div class=\"verdict\">{}</div></div>\n",
+         <div class=\"verdict\">{}</div></div>",
         esc(name),
         esc(value),
-        esc(verdict)
+        // A number and its unit stay on one line.
+        esc(verdict).replace(" %", "&nbsp;%")
     );
 }
 
@@ -193,7 +194,13 @@ pub fn report_html(
                 "fails: more than 10 % of the floor (LEED v4, LM-83)"
             },
         ),
-        None => card(&mut out, &ase_name, "–", None, "not computed: no direct-sun illuminance"),
+        None => card(
+            &mut out,
+            &ase_name,
+            "–",
+            None,
+            "not computed: no direct-sun illuminance",
+        ),
     }
     let mean = m.mean_lux.iter().sum::<f64>() / m.mean_lux.len().max(1) as f64;
     card(
@@ -222,7 +229,12 @@ pub fn report_html(
     // How it was made.
     out.push_str("<section id=\"inputs\"><h2>Settings and inputs</h2><table>\n");
     let mut row = |k: &str, v: &str| {
-        let _ = writeln!(out, "<tr><th>{}</th><td><code>{}</code></td></tr>", esc(k), esc(v));
+        let _ = writeln!(
+            out,
+            "<tr><th>{}</th><td><code>{}</code></td></tr>",
+            esc(k),
+            esc(v)
+        );
     };
     row("command line", &inputs.command_line);
     row("daylit version", &inputs.version);

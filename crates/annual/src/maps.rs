@@ -421,11 +421,13 @@ fn draw_north(r: &mut Raster<[u8; 3]>, cx: f32, cy: f32, north: f64) {
 
 /// A scale bar in metres, its left end at (x, y), at most `max_px` long.
 fn draw_scale_bar(r: &mut Raster<[u8; 3]>, x: i32, y: i32, per_px: f64, max_px: f64) {
-    let metres = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
-        .into_iter()
-        .rev()
-        .find(|m| m / per_px <= max_px)
-        .unwrap_or(0.5);
+    let metres = [
+        0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0,
+    ]
+    .into_iter()
+    .rev()
+    .find(|m| m / per_px <= max_px)
+    .unwrap_or(0.5);
     let len = (metres / per_px).round() as i32;
     let half = len / 2;
     r.rect(x, y, x + half, y + 7, INK);
@@ -557,7 +559,14 @@ fn draw(
         0.5,
         GREY,
     );
-    r.text("y (m)", 12.0, (fx0 - 8) as f32, (fy0 - 12) as f32, 1.0, GREY);
+    r.text(
+        "y (m)",
+        12.0,
+        (fx0 - 8) as f32,
+        (fy0 - 12) as f32,
+        1.0,
+        GREY,
+    );
 
     // The right-hand column: north, the legend, the plan's key, the scale bar.
     let cx = (COLUMN_X + w) as f32 / 2.0 - 10.0;
@@ -608,7 +617,13 @@ fn draw(
             pb.move_to(x + 2.0, y);
             pb.line_to(x + 24.0, y);
             if let Some(p) = pb.finish() {
-                pm.stroke_path(&p, &paint(c, true), &stroke(width), Transform::identity(), None);
+                pm.stroke_path(
+                    &p,
+                    &paint(c, true),
+                    &stroke(width),
+                    Transform::identity(),
+                    None,
+                );
             }
         }
     };

@@ -162,7 +162,11 @@ fn kind_of(scene: &Scene, m: Option<PrimId>, name: &str) -> Option<Kind> {
 
 /// Unit vectors perpendicular to `axis` and to each other.
 fn basis(axis: DVec3) -> (DVec3, DVec3) {
-    let helper = if axis.x.abs() < 0.9 { DVec3::X } else { DVec3::Y };
+    let helper = if axis.x.abs() < 0.9 {
+        DVec3::X
+    } else {
+        DVec3::Y
+    };
     let u = axis.cross(helper).normalize();
     (u, axis.cross(u))
 }
@@ -363,11 +367,7 @@ fn plan_of(v: &[DVec3]) -> Vec<[f64; 2]> {
 
 /// Extent of the sensors on plan, their cells included: `[x0, y0, x1, y1]`.
 pub fn sensor_extent(sensors: &SensorSet) -> [f64; 4] {
-    let half = sensors
-        .grids
-        .first()
-        .map_or(DEFAULT_SPACING, |g| g.spacing)
-        / 2.0;
+    let half = sensors.grids.first().map_or(DEFAULT_SPACING, |g| g.spacing) / 2.0;
     let mut e = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
     for s in &sensors.sensors {
         let [x, y, _] = s.position;
@@ -400,7 +400,11 @@ pub fn cut_files(
     sensors: &SensorSet,
     options: &PlanOptions,
 ) -> Result<Plan, daylit_scene::SceneError> {
-    Ok(cut_scene(&daylit_scene::load_scene(files, load)?, sensors, options))
+    Ok(cut_scene(
+        &daylit_scene::load_scene(files, load)?,
+        sensors,
+        options,
+    ))
 }
 
 fn cut_facets(facets: Vec<Facet>, sensors: &SensorSet, options: &PlanOptions) -> Plan {
@@ -512,7 +516,9 @@ fn cut_facets(facets: Vec<Facet>, sensors: &SensorSet, options: &PlanOptions) ->
 fn outline_edges<'a>(facets: impl Iterator<Item = &'a Facet>) -> Vec<([f64; 2], [f64; 2])> {
     // Endpoints to 0.1 mm, so edges shared by two facets meet in one key.
     let key = |p: DVec3| [p.x, p.y, p.z].map(|c| (c * 1e4).round() as i64);
-    let mut edges: HashMap<([i64; 3], [i64; 3]), (DVec3, DVec3, Vec<DVec3>)> = HashMap::new();
+    // Per edge (its end keys): its ends and the normals of the facets that share it.
+    type Shared = (DVec3, DVec3, Vec<DVec3>);
+    let mut edges: HashMap<([i64; 3], [i64; 3]), Shared> = HashMap::new();
     for f in facets {
         for (k, &a) in f.vertices.iter().enumerate() {
             let b = f.vertices[(k + 1) % f.vertices.len()];
@@ -521,7 +527,11 @@ fn outline_edges<'a>(facets: impl Iterator<Item = &'a Facet>) -> Vec<([f64; 2], 
                 continue;
             }
             let k = if ka < kb { (ka, kb) } else { (kb, ka) };
-            edges.entry(k).or_insert((a, b, Vec::new())).2.push(f.normal);
+            edges
+                .entry(k)
+                .or_insert((a, b, Vec::new()))
+                .2
+                .push(f.normal);
         }
     }
     let crease = CREASE_DEGREES.to_radians().cos();
@@ -627,7 +637,10 @@ wall ring ground 0 0 8  2 -10 -0.01  0 0 1  0 30
         assert!(has(&furniture, LineKind::Furniture, [1.0, 3.0], [2.2, 3.0]));
         assert!(has(&furniture, LineKind::Furniture, [2.2, 3.0], [2.2, 3.6]));
         // The floor outline bounds the cells; walls come last, to be drawn on top.
-        assert_eq!(plan.floors, vec![vec![[0.0, 0.0], [4.0, 0.0], [4.0, 6.0], [0.0, 6.0]]]);
+        assert_eq!(
+            plan.floors,
+            vec![vec![[0.0, 0.0], [4.0, 0.0], [4.0, 6.0], [0.0, 6.0]]]
+        );
         assert_eq!(plan.lines.last().unwrap().kind, LineKind::Wall);
     }
 
@@ -645,7 +658,10 @@ wall ring ground 0 0 8  2 -10 -0.01  0 0 1  0 30
             .filter(|l| l.kind == LineKind::Wall)
             .collect();
         // The south wall is whole below the window; the desk top's sides are cut.
-        assert!(has(&plan.lines, LineKind::Wall, [0.0, 0.0], [4.0, 0.0]), "{walls:?}");
+        assert!(
+            has(&plan.lines, LineKind::Wall, [0.0, 0.0], [4.0, 0.0]),
+            "{walls:?}"
+        );
         assert!(!plan.lines.iter().any(|l| l.kind == LineKind::Glazing));
         assert!(has(&plan.lines, LineKind::Wall, [1.0, 3.0], [2.2, 3.0]));
     }
@@ -682,11 +698,17 @@ wall ring ground 0 0 8  2 -10 -0.01  0 0 1  0 30
             .collect();
         assert_eq!(xs, vec![(0.0, 1.0), (2.0, 4.0), (5.0, 6.0)]);
         // A horizontal polygon has no cut line.
-        assert!(cut_polygon(&v.iter().map(|p| DVec3::new(p.x, p.z, 1.0)).collect::<Vec<_>>(), 1.0)
-            .is_empty());
+        assert!(cut_polygon(
+            &v.iter()
+                .map(|p| DVec3::new(p.x, p.z, 1.0))
+                .collect::<Vec<_>>(),
+            1.0
+        )
+        .is_empty());
         // A vertical cylinder's cut is a circle of its radius.
-        let cyl = daylit_geometry::Cone::cylinder(DVec3::new(1., 2., 0.), DVec3::new(1., 2., 3.), 0.25)
-            .unwrap();
+        let cyl =
+            daylit_geometry::Cone::cylinder(DVec3::new(1., 2., 0.), DVec3::new(1., 2., 3.), 0.25)
+                .unwrap();
         let segs: Vec<_> = facets_of(&Shape::Cone(cyl))
             .iter()
             .flat_map(|f| cut_polygon(f, 1.0))

@@ -47,7 +47,15 @@ pub struct TemporalSpec {
     pub unit: String,
     /// The colour bands.
     pub bands: Bands,
+    /// The palette the bands take their colours from.
+    pub palette: Palette,
+    /// The line under the map (what pale, grey and white mean).
+    pub note: String,
 }
+
+/// The note under the maps of [`write_temporal_maps`].
+const NOTE: &str =
+    "day of the year; dark grey: none; pale: unoccupied hours; white: no weather data";
 
 /// The mean over sensors at each hour.
 pub fn room_mean(lux: &Illuminance) -> Vec<f64> {
@@ -62,7 +70,11 @@ pub fn room_mean(lux: &Illuminance) -> Vec<f64> {
 /// The number of sensors at or above `threshold` at each hour.
 pub fn count_at_least(lux: &Illuminance, threshold: f32) -> Vec<f64> {
     (0..lux.hours)
-        .map(|h| (0..lux.sensors).filter(|&s| lux.at(s, h) >= threshold).count() as f64)
+        .map(|h| {
+            (0..lux.sensors)
+                .filter(|&s| lux.at(s, h) >= threshold)
+                .count() as f64
+        })
         .collect()
 }
 
@@ -117,7 +129,11 @@ pub fn temporal_png(
         )));
     }
     let (days, cells, occupied) = grid(records, values, schedule);
-    let mut r = Raster::new(TEMPORAL_WIDTH as usize, TEMPORAL_HEIGHT as usize, [255u8; 3]);
+    let mut r = Raster::new(
+        TEMPORAL_WIDTH as usize,
+        TEMPORAL_HEIGHT as usize,
+        [255u8; 3],
+    );
     let (px0, py0) = PLOT;
     let (px1, py1) = (px0 + DAY_PX * days as i32 - 1, py0 + HOUR_PX * 24 - 1);
     for d in 0..days {
@@ -127,7 +143,7 @@ pub fn temporal_png(
                 None => NO_DATA,
                 Some(v) => {
                     let c = if v > 0.0 {
-                        spec.bands.colour(Palette::Viridis, v)
+                        spec.bands.colour(spec.palette, v)
                     } else {
                         NONE
                     };
@@ -144,9 +160,23 @@ pub fn temporal_png(
         }
     }
     r.outline(px0, py0, px1, py1, INK);
-    r.text(&spec.title, 20.0, TEMPORAL_WIDTH as f32 / 2.0, 22.0, 0.5, INK);
+    r.text(
+        &spec.title,
+        20.0,
+        TEMPORAL_WIDTH as f32 / 2.0,
+        22.0,
+        0.5,
+        INK,
+    );
     if !spec.subtitle.is_empty() {
-        r.text(&spec.subtitle, 14.0, TEMPORAL_WIDTH as f32 / 2.0, 46.0, 0.5, INK);
+        r.text(
+            &spec.subtitle,
+            14.0,
+            TEMPORAL_WIDTH as f32 / 2.0,
+            46.0,
+            0.5,
+            INK,
+        );
     }
     // Months along the bottom, hours down the left.
     let leap = days == 366;
@@ -165,10 +195,17 @@ pub fn temporal_png(
     for h in (0..=24).step_by(3) {
         let y = py0 + h * HOUR_PX;
         r.rect(px0 - 5, y, px0 - 1, y, INK);
-        r.text(&format!("{h}:00"), 12.0, (px0 - 8) as f32, y as f32, 1.0, INK);
+        r.text(
+            &format!("{h}:00"),
+            12.0,
+            (px0 - 8) as f32,
+            y as f32,
+            1.0,
+            INK,
+        );
     }
     r.text(
-        "day of the year; dark grey: none; pale: unoccupied hours; white: no weather data",
+        &spec.note,
         12.0,
         ((px0 + px1) / 2) as f32,
         (py1 + 36) as f32,
@@ -181,7 +218,7 @@ pub fn temporal_png(
     let n = spec.bands.count() as i32;
     let rows = by1 - by0 + 1;
     let band_at = |y: i32| (n - 1 - ((y - by0) * n / rows).clamp(0, n - 1)) as usize;
-    let fill = |y: i32| Palette::Viridis.display8(spec.bands.position(band_at(y)));
+    let fill = |y: i32| spec.palette.display8(spec.bands.position(band_at(y)));
     let labels = spec
         .bands
         .edges()
@@ -212,10 +249,12 @@ pub fn temporal_png(
 /// to `n`.
 pub fn count_bands(n: usize) -> Bands {
     let n = n.max(2) as f64;
-    let step = [1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0]
-        .into_iter()
-        .find(|s| n / s <= 8.0)
-        .unwrap_or_else(|| (n / 8.0).ceil());
+    let step = [
+        1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0,
+    ]
+    .into_iter()
+    .find(|s| n / s <= 8.0)
+    .unwrap_or_else(|| (n / 8.0).ceil());
     let mut edges = vec![1.0];
     let mut e = step;
     while edges.last().is_some_and(|&l| l < n) {
@@ -243,12 +282,11 @@ pub fn write_temporal_maps(
     let positive: Vec<f64> = mean.iter().copied().filter(|&v| v > 0.0).collect();
     let spec = TemporalSpec {
         title: "Mean illuminance over the room, hour by hour".into(),
-        subtitle: format!(
-            "{} sensors; logarithmic bands",
-            total.sensors
-        ),
+        subtitle: format!("{} sensors; logarithmic bands", total.sensors),
         unit: "lux".into(),
         bands: lux_bands(&positive),
+        palette: Palette::Viridis,
+        note: NOTE.into(),
     };
     let path = dir.join("temporal_lux.png");
     write_atomic(&path, &temporal_png(records, &mean, schedule, &spec)?)?;
@@ -269,6 +307,8 @@ pub fn write_temporal_maps(
             ),
             unit: "sensors".into(),
             bands: count_bands(most),
+            palette: Palette::Viridis,
+            note: NOTE.into(),
         };
         let path = dir.join("temporal_sun.png");
         write_atomic(&path, &temporal_png(records, &count, schedule, &spec)?)?;
@@ -294,7 +334,12 @@ mod tests {
 
     #[test]
     fn records_land_on_their_day_and_hour() {
-        let recs = [record(1, 1, 0.5), record(3, 1, 12.5), record(3, 1, 12.75), record(12, 31, 23.5)];
+        let recs = [
+            record(1, 1, 0.5),
+            record(3, 1, 12.5),
+            record(3, 1, 12.75),
+            record(12, 31, 23.5),
+        ];
         let (days, cells, occ) = grid(&recs, &[1.0, 2.0, 4.0, 8.0], None);
         assert_eq!(days, 365);
         assert_eq!(cells[0], Some(1.0));
@@ -326,6 +371,8 @@ mod tests {
             subtitle: String::new(),
             unit: "lux".into(),
             bands: lux_bands(&[1000.0, 1050.0]),
+            palette: Palette::Viridis,
+            note: NOTE.into(),
         };
         let png = temporal_png(&recs, &room_mean(&lux), None, &spec).unwrap();
         assert_eq!(&png[1..4], b"PNG");

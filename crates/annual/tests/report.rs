@@ -3,11 +3,11 @@
 use daylit_annual::maps::{
     band_colour, map_png, standard_maps, write_maps, MapSpec, MAP_HEIGHT, MAP_WIDTH,
 };
-use daylit_falsecolor::Bands;
 use daylit_annual::report::{csv, json_value, summary, write_csv, write_json};
 use daylit_annual::{
     compute, AnnualMetrics, GridOptions, Illuminance, MetricOptions, Schedule, SensorSet,
 };
+use daylit_falsecolor::Bands;
 
 /// A 2 × 1.5 m floor (4 × 3 = 12 sensors), 48 hours, illuminance rising across the room.
 fn case() -> (SensorSet, AnnualMetrics) {
@@ -163,10 +163,16 @@ fn maps_are_written_and_decode() {
         );
     }
     // The titles carry the metric and its threshold.
-    assert!(specs[0].2.subtitle.contains("sDA300/50% = 75.0 %"), "{}", specs[0].2.subtitle);
+    assert!(
+        specs[0].2.subtitle.contains("sDA300/50% = 75.0 %"),
+        "{}",
+        specs[0].2.subtitle
+    );
     assert!(specs[0].2.subtitle.contains("3 points"));
     assert_eq!(specs[0].2.verdict, Some(true));
-    assert!(specs[3].2.subtitle.contains("ASE1000,5 = 25.0 %") && specs[3].2.subtitle.contains("fails"));
+    assert!(
+        specs[3].2.subtitle.contains("ASE1000,5 = 25.0 %") && specs[3].2.subtitle.contains("fails")
+    );
     assert_eq!(specs[3].2.verdict, Some(false));
     // Mean illuminance (12.5 to 1112.5 lux) in logarithmic bands.
     let edges = specs[2].2.bands.edges();
@@ -201,7 +207,11 @@ fn map_of_loose_sensors() {
     assert_eq!((w, h), (MAP_WIDTH, MAP_HEIGHT));
     let count = |c: [u8; 3]| px.chunks_exact(3).filter(|p| *p == c).count();
     // Two squares side by side fill much of the plan; the legend's bands are a few rows each.
-    assert!(count(band_colour(&spec, 25.0)) > 10_000, "{}", count(band_colour(&spec, 25.0)));
+    assert!(
+        count(band_colour(&spec, 25.0)) > 10_000,
+        "{}",
+        count(band_colour(&spec, 25.0))
+    );
     assert!(count(band_colour(&spec, 75.0)) > 10_000);
     assert!(map_png(&sensors, &[1.0], &spec, None).is_err());
 }

@@ -358,7 +358,8 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         sun: Some(&sun),
     };
     let inputs = report_inputs(a, &weather, method_name);
-    let written = html::write_annual_report(&a.out, &set, &m, &windows, Some(&plan), &year, &inputs)?;
+    let written =
+        html::write_annual_report(&a.out, &set, &m, &windows, Some(&plan), &year, &inputs)?;
     let list = |paths: &[PathBuf]| {
         paths
             .iter()
@@ -438,7 +439,12 @@ fn report_inputs(
     html::ReportInputs {
         command_line: command_line(),
         version: env!("CARGO_PKG_VERSION").to_string(),
-        scene_files: a.scene.files.iter().map(|f| f.display().to_string()).collect(),
+        scene_files: a
+            .scene
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect(),
         weather_file: a.weather.display().to_string(),
         site,
         schedule: match &a.schedule {

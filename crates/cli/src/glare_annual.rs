@@ -5,6 +5,7 @@
 use crate::glare::Args;
 use crate::output;
 use anyhow::{bail, Context};
+use daylit_annual::glare_report::{write_glare_report, GlareView};
 use daylit_annual::Schedule;
 use daylit_coefficients::{sky_scene, TraceSettings};
 use daylit_lightfield::skies::{skies, Hour};
@@ -165,6 +166,41 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         output::write_atomic(p, csv_report(&hours, &result).as_bytes())?;
     }
     output::print(&summary(&result, year.hours.len()))?;
+    if let Some(dir) = &a.report {
+        let hours: Vec<(u32, u32, f64)> = year
+            .hours
+            .iter()
+            .map(|h| (h.month, h.day, h.hour))
+            .collect();
+        let views: Vec<GlareView> = result
+            .views
+            .iter()
+            .map(|v| {
+                let (p, d) = (v.view.point, v.view.direction);
+                GlareView {
+                    label: format!(
+                        "{:.2} {:.2} {:.2} looking {:.2} {:.2} {:.2}",
+                        p.x, p.y, p.z, d.x, d.y, d.z
+                    ),
+                    dgp: v.series.dgp.clone(),
+                }
+            })
+            .collect();
+        let inputs = daylit_annual::html::ReportInputs {
+            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            scene_files: a.inputs.iter().map(|f| f.display().to_string()).collect(),
+            weather_file: weather_path.display().to_string(),
+            site: weather.site.name.trim().to_string(),
+            schedule: match &a.schedule {
+                Some(f) => format!("file {}", f.display()),
+                None => "8:00–18:00 every day (the default)".into(),
+            },
+            ..Default::default()
+        };
+        let (_, page) = write_glare_report(dir, &hours, &views, &inputs)?;
+        println!("report: {}", page.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
