@@ -115,7 +115,10 @@ mod tests {
         let b = Bands::log_steps(40.0, 14_000.0).unwrap();
         assert_eq!(
             b.edges(),
-            &[30.0, 50.0, 100.0, 200.0, 300.0, 500.0, 1000.0, 2000.0, 3000.0, 5000.0, 10_000.0, 20_000.0]
+            &[
+                30.0, 50.0, 100.0, 200.0, 300.0, 500.0, 1000.0, 2000.0, 3000.0, 5000.0, 10_000.0,
+                20_000.0
+            ]
         );
         assert_eq!(b.count(), 11);
         // Values go to the band whose lower edge is at or below them.
@@ -140,7 +143,10 @@ mod tests {
         assert_eq!(b.band(0.4999), 4);
         assert_eq!(b.band(1.0), 9);
         assert_eq!(b.position(0), 0.05);
-        assert_eq!(b.colour(Palette::Viridis, 2.0), Palette::Viridis.display8(0.95));
+        assert_eq!(
+            b.colour(Palette::Viridis, 2.0),
+            Palette::Viridis.display8(0.95)
+        );
         assert!(Bands::new(vec![1.0, 1.0]).is_err());
         assert!(Bands::new(vec![1.0]).is_err());
         assert!(Bands::linear(0.0, 1.0, 0.0).is_err());

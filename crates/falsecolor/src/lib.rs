@@ -31,7 +31,7 @@ pub mod tonemap;
 
 pub use bands::Bands;
 pub use palette::Palette;
-/// The vector drawing library behind [`Raster::draw_vector`], for callers' paths and paints.
-pub use tiny_skia;
 pub use picture::{false_colour, Contour, FalseColour, FalseColourError, Options, Scale};
 pub use raster::Raster;
+/// The vector drawing library behind [`Raster::draw_vector`], for callers' paths and paints.
+pub use tiny_skia;
