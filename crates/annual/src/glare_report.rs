@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 /// DGP class limits: perceptible, disturbing, intolerable glare from these up.
 pub const DGP_LIMITS: [f64; 3] = [0.35, 0.40, 0.45];
 
+/// The classes' colours: green, yellow, orange, red.
+const CLASS_COLOURS: [[u8; 3]; 4] = [[60, 170, 80], [245, 205, 50], [240, 130, 40], [200, 30, 30]];
+
 /// One view's DGP per evaluated hour.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlareView {
@@ -71,7 +74,8 @@ pub fn write_glare_report(
             ),
             unit: "DGP".into(),
             bands: dgp_bands(),
-            palette: Palette::Def,
+            palette: Palette::Viridis,
+            colours: CLASS_COLOURS.to_vec(),
             note: "day of the year; white: hours not evaluated (night or unoccupied)".into(),
         };
         let path = dir.join(format!("glare_dgp_{}.png", k + 1));

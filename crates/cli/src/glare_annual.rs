@@ -196,6 +196,22 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
                 Some(f) => format!("file {}", f.display()),
                 None => "8:00–18:00 every day (the default)".into(),
             },
+            settings: vec![
+                ("ambient bounces (-ab)".into(), a.ab.to_string()),
+                ("ambient divisions (-ad)".into(), a.ad.to_string()),
+                ("minimum ray weight (-lw)".into(), a.lw.to_string()),
+                ("seed".into(), a.seed.to_string()),
+                (
+                    "sky sampling resolution (--idres)".into(),
+                    a.idres.to_string(),
+                ),
+                ("sky sampling levels (--nlev)".into(), a.nlev.to_string()),
+                (
+                    "rays per sun (--sunsamples)".into(),
+                    a.sunsamples.to_string(),
+                ),
+                ("sun grouping (--sunres)".into(), a.sunres.to_string()),
+            ],
             ..Default::default()
         };
         let (_, page) = write_glare_report(dir, &hours, &views, &inputs)?;
