@@ -37,6 +37,8 @@ pub struct ReportInputs {
     pub method: String,
     /// Every other setting, name and value, in the order to list them (the seed among them).
     pub settings: Vec<(String, String)>,
+    /// How the results were made, for the text chunks of the report's PNG maps.
+    pub provenance: Option<daylit_radfile::provenance::Provenance>,
 }
 
 /// A picture for the report: a PNG file and its caption.
@@ -49,7 +51,7 @@ pub struct Picture {
 }
 
 /// Escapes text for HTML.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -64,7 +66,7 @@ fn esc(s: &str) -> String {
     out
 }
 
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; margin: 0; color: #1a1a1a;
        background: #f4f4f2; }
 header { background: #1d2a38; color: #fff; padding: 18px 32px; }
@@ -90,7 +92,7 @@ code { font-size: 13px; word-break: break-all; }
 ";
 
 /// A picture as an `<img>` with its bytes inline.
-fn figure(out: &mut String, p: &Picture) -> Result<(), ReportError> {
+pub(crate) fn figure(out: &mut String, p: &Picture) -> Result<(), ReportError> {
     let bytes = std::fs::read(&p.path).map_err(|source| ReportError::Io {
         path: p.path.clone(),
         source,
@@ -100,10 +102,10 @@ fn figure(out: &mut String, p: &Picture) -> Result<(), ReportError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<figure><img alt=\"{}\" data-file=\"{}\" src=\"data:image/png;base64,{}\">\
-         <figcaption>{} <span class=\"file\">({})</span></figcaption></figure>\n",
+         <figcaption>{} <span class=\"file\">({})</span></figcaption></figure>",
         esc(&p.caption),
         esc(&name),
         base64::engine::general_purpose::STANDARD.encode(&bytes),
@@ -120,13 +122,14 @@ fn card(out: &mut String, name: &str, value: &str, pass: Option<bool>, verdict: 
         Some(false) => "fail",
         None => "none",
     };
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<div class=\"card {class}\"><div class=\"name\">{}</div><div class=\"value\">{}</div>\
-         <div class=\"verdict\">{}</div></div>\n",
+         <div class=\"verdict\">{}</div></div>",
         esc(name),
         esc(value),
-        esc(verdict)
+        // A number and its unit stay on one line.
+        esc(verdict).replace(" %", "&nbsp;%")
     );
 }
 
@@ -300,9 +303,8 @@ pub fn write_annual_report(
     plan: Option<&crate::plan::Plan>,
     year: &Year,
     inputs: &ReportInputs,
-    provenance: Option<&daylit_radfile::provenance::Provenance>,
 ) -> Result<Written, ReportError> {
-    let maps = crate::maps::write_maps(dir, sensors, m, plan, provenance)?;
+    let maps = crate::maps::write_maps(dir, sensors, m, plan, inputs.provenance.as_ref())?;
     let captions: Vec<String> = crate::maps::standard_maps(m)
         .into_iter()
         .map(|(_, _, spec)| spec.title)

@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod glare_report;
 pub mod html;
 pub mod maps;
 pub mod metrics;

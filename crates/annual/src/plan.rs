@@ -516,7 +516,9 @@ fn cut_facets(facets: Vec<Facet>, sensors: &SensorSet, options: &PlanOptions) ->
 fn outline_edges<'a>(facets: impl Iterator<Item = &'a Facet>) -> Vec<([f64; 2], [f64; 2])> {
     // Endpoints to 0.1 mm, so edges shared by two facets meet in one key.
     let key = |p: DVec3| [p.x, p.y, p.z].map(|c| (c * 1e4).round() as i64);
-    let mut edges: HashMap<([i64; 3], [i64; 3]), (DVec3, DVec3, Vec<DVec3>)> = HashMap::new();
+    // Per edge (its end keys): its ends and the normals of the facets that share it.
+    type Shared = (DVec3, DVec3, Vec<DVec3>);
+    let mut edges: HashMap<([i64; 3], [i64; 3]), Shared> = HashMap::new();
     for f in facets {
         for (k, &a) in f.vertices.iter().enumerate() {
             let b = f.vertices[(k + 1) % f.vertices.len()];

@@ -47,7 +47,18 @@ pub struct TemporalSpec {
     pub unit: String,
     /// The colour bands.
     pub bands: Bands,
+    /// The palette the bands take their colours from.
+    pub palette: Palette,
+    /// Colours of the bands, lowest first, instead of the palette's (when not empty: one per
+    /// band, e.g. green to red for comfort classes).
+    pub colours: Vec<[u8; 3]>,
+    /// The line under the map (what pale, grey and white mean).
+    pub note: String,
 }
+
+/// The note under the maps of [`write_temporal_maps`].
+const NOTE: &str =
+    "day of the year; dark grey: none; pale: unoccupied hours; white: no weather data";
 
 /// The mean over sensors at each hour.
 pub fn room_mean(lux: &Illuminance) -> Vec<f64> {
@@ -105,6 +116,14 @@ fn grid(
     (days, cells, occupied)
 }
 
+/// The colour of band `k`.
+fn band_rgb(spec: &TemporalSpec, k: usize) -> [u8; 3] {
+    match spec.colours.get(k) {
+        Some(&c) => c,
+        None => spec.palette.display8(spec.bands.position(k)),
+    }
+}
+
 /// Draws a temporal map of one value per weather record and returns the PNG file's bytes.
 pub fn temporal_png(
     records: &[Record],
@@ -135,7 +154,7 @@ pub fn temporal_png(
                 None => NO_DATA,
                 Some(v) => {
                     let c = if v > 0.0 {
-                        spec.bands.colour(Palette::Viridis, v)
+                        band_rgb(spec, spec.bands.band(v))
                     } else {
                         NONE
                     };
@@ -197,7 +216,7 @@ pub fn temporal_png(
         );
     }
     r.text(
-        "day of the year; dark grey: none; pale: unoccupied hours; white: no weather data",
+        &spec.note,
         12.0,
         ((px0 + px1) / 2) as f32,
         (py1 + 36) as f32,
@@ -210,7 +229,7 @@ pub fn temporal_png(
     let n = spec.bands.count() as i32;
     let rows = by1 - by0 + 1;
     let band_at = |y: i32| (n - 1 - ((y - by0) * n / rows).clamp(0, n - 1)) as usize;
-    let fill = |y: i32| Palette::Viridis.display8(spec.bands.position(band_at(y)));
+    let fill = |y: i32| band_rgb(spec, band_at(y));
     let labels = spec
         .bands
         .edges()
@@ -277,6 +296,9 @@ pub fn write_temporal_maps(
         subtitle: format!("{} sensors; logarithmic bands", total.sensors),
         unit: "lux".into(),
         bands: lux_bands(&positive),
+        palette: Palette::Viridis,
+        colours: Vec::new(),
+        note: NOTE.into(),
     };
     let path = dir.join("temporal_lux.png");
     write_atomic(&path, &temporal_png(records, &mean, schedule, &spec)?)?;
@@ -297,6 +319,9 @@ pub fn write_temporal_maps(
             ),
             unit: "sensors".into(),
             bands: count_bands(most),
+            palette: Palette::Viridis,
+            colours: Vec::new(),
+            note: NOTE.into(),
         };
         let path = dir.join("temporal_sun.png");
         write_atomic(&path, &temporal_png(records, &count, schedule, &spec)?)?;
@@ -359,6 +384,9 @@ mod tests {
             subtitle: String::new(),
             unit: "lux".into(),
             bands: lux_bands(&[1000.0, 1050.0]),
+            palette: Palette::Viridis,
+            colours: Vec::new(),
+            note: NOTE.into(),
         };
         let png = temporal_png(&recs, &room_mean(&lux), None, &spec).unwrap();
         assert_eq!(&png[1..4], b"PNG");

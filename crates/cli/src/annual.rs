@@ -420,17 +420,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         total: &total,
         sun: Some(&sun),
     };
-    let inputs = report_inputs(a, &weather, method_name);
-    let written = html::write_annual_report(
-        &a.out,
-        &set,
-        &m,
-        &windows,
-        Some(&plan),
-        &year,
-        &inputs,
-        Some(&prov),
-    )?;
+    let inputs = report_inputs(a, &weather, method_name, &prov);
+    let written =
+        html::write_annual_report(&a.out, &set, &m, &windows, Some(&plan), &year, &inputs)?;
     let list = |paths: &[PathBuf]| {
         paths
             .iter()
@@ -470,6 +462,7 @@ fn report_inputs(
     a: &Args,
     weather: &daylit_sky::weather::Weather,
     method: &str,
+    prov: &daylit_annual::Provenance,
 ) -> html::ReportInputs {
     let s = &weather.site;
     let site = format!(
@@ -510,13 +503,8 @@ fn report_inputs(
     html::ReportInputs {
         command_line: command_line(),
         version: env!("CARGO_PKG_VERSION").to_string(),
-        scene_files: a
-            .scene
-            .files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect(),
-        weather_file: a.weather.display().to_string(),
+        scene_files: a.scene.files.iter().map(|f| prov.described(f)).collect(),
+        weather_file: prov.described(&a.weather),
         site,
         schedule: match &a.schedule {
             Some(f) => format!("file {}", f.display()),
@@ -525,5 +513,6 @@ fn report_inputs(
         sensors,
         method: method.to_string(),
         settings,
+        provenance: Some(prov.clone()),
     }
 }

@@ -71,6 +71,11 @@ pub struct Args {
     /// --annual: one CSV row per view and hour written here [default: none].
     #[arg(long)]
     pub(crate) csv: Option<PathBuf>,
+    /// --annual: write an offline glare_report.html into this folder, with each view's DGP hour
+    /// by hour as a day × hour map (glare_dgp_N.png) and its hours above 0.35, 0.40 and 0.45
+    /// [default: none].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) report: Option<PathBuf>,
     /// --annual: write each position's sky LightPoint (point_N.lpt) into this folder, made if
     /// missing (its parent folder must exist) [default: none].
     #[arg(long)]
@@ -112,11 +117,12 @@ pub struct Args {
 }
 
 /// Options that only `--annual` takes, and whether each was given.
-fn annual_only(a: &Args) -> [(&'static str, bool); 6] {
+fn annual_only(a: &Args) -> [(&'static str, bool); 7] {
     [
         ("--weather", a.weather.is_some()),
         ("--schedule", a.schedule.is_some()),
         ("--csv", a.csv.is_some()),
+        ("--report", a.report.is_some()),
         ("--save", a.save.is_some()),
         ("--load", a.load.is_some()),
         ("--allow-commands", a.allow_commands),

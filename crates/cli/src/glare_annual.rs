@@ -5,6 +5,7 @@
 use crate::glare::Args;
 use crate::output;
 use anyhow::{bail, Context};
+use daylit_annual::glare_report::{write_glare_report, GlareView};
 use daylit_annual::Schedule;
 use daylit_coefficients::{sky_scene, TraceSettings};
 use daylit_lightfield::skies::{skies, Hour};
@@ -102,7 +103,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     // Before any work: outputs that can be written, a plausible scene, views in or near it.
     crate::args::check_outputs(
         a.json.iter().chain(&a.csv).map(|p| p.as_path()),
-        a.save.iter().map(|d| (d.as_path(), true)),
+        a.save.iter().chain(&a.report).map(|d| (d.as_path(), true)),
     )?;
     let bounds = daylit_scene::extent::bounds(&crate::annual::plausible_scene(&a.inputs, &load)?);
     for (v, text) in views.iter().zip(&a.view) {
@@ -210,6 +211,57 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         output::write_atomic(p, text.as_bytes())?;
     }
     output::print(&summary(&result, year.hours.len()))?;
+    if let Some(dir) = &a.report {
+        let hours: Vec<(u32, u32, f64)> = year
+            .hours
+            .iter()
+            .map(|h| (h.month, h.day, h.hour))
+            .collect();
+        let views: Vec<GlareView> = result
+            .views
+            .iter()
+            .map(|v| {
+                let (p, d) = (v.view.point, v.view.direction);
+                GlareView {
+                    label: format!(
+                        "{:.2} {:.2} {:.2} looking {:.2} {:.2} {:.2}",
+                        p.x, p.y, p.z, d.x, d.y, d.z
+                    ),
+                    dgp: v.series.dgp.clone(),
+                }
+            })
+            .collect();
+        let inputs = daylit_annual::html::ReportInputs {
+            command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            scene_files: a.inputs.iter().map(|f| prov.described(f)).collect(),
+            weather_file: prov.described(weather_path),
+            site: weather.site.name.trim().to_string(),
+            schedule: match &a.schedule {
+                Some(f) => format!("file {}", f.display()),
+                None => "8:00–18:00 every day (the default)".into(),
+            },
+            settings: vec![
+                ("ambient bounces (-ab)".into(), a.ab.to_string()),
+                ("ambient divisions (-ad)".into(), a.ad.to_string()),
+                ("minimum ray weight (-lw)".into(), a.lw.to_string()),
+                ("seed".into(), a.seed.to_string()),
+                (
+                    "sky sampling resolution (--idres)".into(),
+                    a.idres.to_string(),
+                ),
+                ("sky sampling levels (--nlev)".into(), a.nlev.to_string()),
+                (
+                    "rays per sun (--sunsamples)".into(),
+                    a.sunsamples.to_string(),
+                ),
+                ("sun grouping (--sunres)".into(), a.sunres.to_string()),
+            ],
+            ..Default::default()
+        };
+        let (_, page) = write_glare_report(dir, &hours, &views, &inputs)?;
+        println!("report: {}", page.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

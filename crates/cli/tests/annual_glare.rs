@@ -128,6 +128,8 @@ fn annual_glare_matches_radiance_pictures() {
         .arg(out.path())
         .arg("--json")
         .arg(&again)
+        .arg("--report")
+        .arg(out.path().join("report"))
         .output()
         .unwrap();
     assert!(
@@ -142,6 +144,34 @@ fn annual_glare_matches_radiance_pictures() {
         v
     };
     assert_eq!(numbers(&again), numbers(&json));
+    // The report: a DGP map per view, and each view's hours at or above 0.35, 0.40 and 0.45
+    // as the JSON's DGP series count them.
+    let page = std::fs::read_to_string(out.path().join("report/glare_report.html")).unwrap();
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for (k, v) in j["views"].as_array().unwrap().iter().enumerate() {
+        let dgp: Vec<f64> = v["dgp"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let counts: Vec<String> = [0.35, 0.40, 0.45]
+            .iter()
+            .map(|&l| {
+                let n = dgp.iter().filter(|&&g| g >= l).count();
+                format!(
+                    "<td>{n} h ({:.1}&nbsp;%)</td>",
+                    100.0 * n as f64 / dgp.len() as f64
+                )
+            })
+            .collect();
+        assert!(page.contains(&counts.concat()), "view {k}: {counts:?}");
+        assert!(out
+            .path()
+            .join(format!("report/glare_dgp_{}.png", k + 1))
+            .exists());
+    }
 }
 
 #[test]

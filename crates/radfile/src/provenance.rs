@@ -86,6 +86,20 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 impl Provenance {
+    /// `path` as a report lists it: with the first 16 hex digits of its SHA-256 when it is
+    /// one of the inputs and has one.
+    pub fn described(&self, path: &Path) -> String {
+        match self
+            .inputs
+            .iter()
+            .find(|i| i.path == path)
+            .and_then(|i| i.sha256.as_deref())
+        {
+            Some(h) => format!("{} (SHA-256 {}…)", path.display(), &h[..h.len().min(16)]),
+            None => path.display().to_string(),
+        }
+    }
+
     /// A record of `command_line` (program name first) run by daylit `version`, with no
     /// inputs or settings yet.
     pub fn new(command_line: Vec<String>, version: &str) -> Provenance {
