@@ -1,7 +1,7 @@
 //! Annual daylight, apart from the simulation: occupancy schedules ([`schedule`]), sensor
 //! points and work-plane grids ([`sensors`]), climate-based metrics ([`metrics`]: DA, cDA,
 //! UDI, mean illuminance, sDA, ASE) and their reports ([`report`]: JSON, CSV, terminal
-//! summary; [`maps`]: PNG plan views).
+//! summary; [`maps`]: PNG plan views) and their Monte Carlo uncertainty ([`uncertainty`]).
 //!
 //! ```no_run
 //! use daylit_annual::{metrics, report, maps, Illuminance, MetricOptions, Schedule, SensorSet};
@@ -22,6 +22,7 @@ pub mod metrics;
 pub mod report;
 pub mod schedule;
 pub mod sensors;
+pub mod uncertainty;
 
 /// How a result was made (defined with RADIANCE's file conventions in `daylit-radfile`).
 pub use daylit_radfile::provenance::{InputFile, Provenance};
