@@ -2,7 +2,8 @@
 //! points and work-plane grids ([`sensors`]), climate-based metrics ([`metrics`]: DA, cDA,
 //! UDI, mean illuminance, sDA, ASE) and their reports ([`report`]: JSON, CSV, terminal
 //! summary; [`maps`]: PNG plan views with the room drawn in from [`plan`]; [`temporal`]:
-//! day × hour maps; [`html`]: the offline `report.html`).
+//! day × hour maps; [`html`]: the offline `report.html`) and their Monte Carlo uncertainty
+//! ([`uncertainty`]).
 //!
 //! ```no_run
 //! use daylit_annual::{metrics, report, maps, Illuminance, MetricOptions, Schedule, SensorSet};
@@ -27,6 +28,7 @@ pub mod report;
 pub mod schedule;
 pub mod sensors;
 pub mod temporal;
+pub mod uncertainty;
 
 /// How a result was made (defined with RADIANCE's file conventions in `daylit-radfile`).
 pub use daylit_radfile::provenance::{InputFile, Provenance};

@@ -11,11 +11,13 @@
 //! Fractions are 0..1. `DA` and `cDA` are at `settings.da_threshold`; the second DA key is
 //! named after `settings.da_low_threshold` (`DA150` by default); `UDI` is the in-band UDI-a.
 //! `ASE` and `ASE_hours` are `null` when no direct-sun illuminance was given.
-//! `daylit annual` adds `"method"` and a `"provenance"` object ([`write_json_with`]) and
-//! starts the CSV with `#` lines saying how it was made ([`write_csv_with`]).
+//! `daylit annual` adds `"method"`, a `"provenance"` and an `"uncertainty"` object
+//! ([`write_json_with`]) and starts the CSV with `#` lines saying how it was made
+//! ([`write_csv_with`]).
 
 use crate::metrics::AnnualMetrics;
 use crate::sensors::SensorSet;
+use crate::uncertainty::Uncertainty;
 use daylit_radfile::provenance::Provenance;
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
@@ -134,17 +136,22 @@ pub fn window_summary(windows: &[WindowStates]) -> String {
 }
 
 /// Writes [`json_value_with`] atomically, pretty-printed, with a `"provenance"` object (how
-/// the result was made, [`Provenance`]) when one is given.
+/// the result was made, [`Provenance`]) and an `"uncertainty"` object (one standard
+/// deviation of Monte Carlo noise, [`Uncertainty`]) when they are given.
 pub fn write_json_with(
     path: &Path,
     m: &AnnualMetrics,
     method: &str,
     windows: &[WindowStates],
     provenance: Option<&Provenance>,
+    uncertainty: Option<&Uncertainty>,
 ) -> Result<(), ReportError> {
     let mut v = json_value_with(m, method, windows);
     if let Some(p) = provenance {
         v["provenance"] = json!(p);
+    }
+    if let Some(u) = uncertainty {
+        v["uncertainty"] = json!(u);
     }
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');

@@ -393,7 +393,16 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     let sun = Illuminance::sensor_major(&year.direct_sun, sensors.len(), steps);
     let m = compute(&total, Some(&sun), &schedule, &metric_opts)?;
 
-    println!("{}", report::summary(&m));
+    let mut uncertainty = daylit_annual::uncertainty::estimate(&set, &m);
+    if let Some(u) = &mut uncertainty {
+        // The two-phase direct sun is one unjittered shadow ray per hour: no noise in ASE.
+        u.ase = method.is_none().then_some(0.0);
+    }
+    print!("{}", report::summary(&m));
+    if let Some(u) = &uncertainty {
+        print!("{}", daylit_annual::uncertainty::summary(u));
+    }
+    println!();
     if a.method == "auto" && method.is_some() {
         println!("method: {method_name} (the scene has BSDF windows; --method 2phase traces through them instead)");
     }
@@ -408,7 +417,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         println!("hourly illuminance: {}", path.display());
     }
     if let Some(j) = &a.json {
-        report::write_json_with(j, &m, method_name, &windows, Some(&prov))?;
+        report::write_json_with(
+            j,
+            &m,
+            method_name,
+            &windows,
+            Some(&prov),
+            uncertainty.as_ref(),
+        )?;
         println!("JSON: {}", j.display());
     }
     let csv = a.out.join("sensors.csv");

@@ -129,7 +129,9 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         lw: a.lw,
         seed: a.seed,
     };
-    let opts = trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut opts = trace.options().map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Annual glare keeps RADIANCE's estimator for its sky coefficients (its goldens).
+    opts.daylit_ambient = false;
     let settings = Settings {
         sky: SkySampling {
             idres: a.idres,

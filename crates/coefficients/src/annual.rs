@@ -46,9 +46,9 @@ impl Default for TraceSettings {
 
 impl TraceSettings {
     /// The transport options of these settings: rtrace's defaults otherwise, unjittered sources
-    /// (the sun is added as a point each hour), and a depth limit that leaves room for the
-    /// transmissions through glazing on top of `-ab` bounces. Errors name the setting that
-    /// cannot be honoured.
+    /// (the sun is added as a point each hour), a depth limit that leaves room for the
+    /// transmissions through glazing on top of `-ab` bounces, and daylit's ambient estimator
+    /// in the contribution run. Errors name the setting that cannot be honoured.
     pub fn options(&self) -> Result<daylit_transport::Options, String> {
         if self.ad == 0 {
             return Err("-ad 0: an annual run needs hemisphere samples (1 or more)".into());
@@ -66,6 +66,12 @@ impl TraceSettings {
         o.lr = -(self.ab as i32 + 4).max(10);
         o.dj = 0.0;
         o.seed = self.seed;
+        // daylit's ambient estimator (half the samples aimed at the windows, weighted by
+        // multiple importance sampling, Russian roulette for weak rays): on the README's
+        // main job it cuts the seed-to-seed spread of per-sensor DA by 40 % in about half the
+        // time of RADIANCE's estimator, which rcontrib and rfluxmtx keep (BENCHMARKS.md, "Stable
+        // numbers at the defaults").
+        o.daylit_ambient = true;
         Ok(o)
     }
 }

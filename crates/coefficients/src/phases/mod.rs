@@ -180,7 +180,10 @@ pub fn annual_phases(
     weather: &Weather,
     progress: &(dyn Fn(Stage) + Sync),
 ) -> Result<PhaseYear, PhaseError> {
-    let opts = settings.trace.options().map_err(PhaseError::Input)?;
+    let mut opts = settings.trace.options().map_err(PhaseError::Input)?;
+    // The view and daylight matrices keep RADIANCE's estimator, as rfluxmtx's (their
+    // RADIANCE goldens were made with it).
+    opts.daylit_ambient = false;
     let patches = Subdivision::Reinhart(settings.mf);
     let scene = PhaseScene::new(files, load, opts, patches, &settings.states)?;
     let shade = &settings.shade;
