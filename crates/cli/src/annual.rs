@@ -204,8 +204,11 @@ fn write_ill(
     lux: &[f32],
     sensors: usize,
     steps: usize,
+    prov: &daylit_annual::Provenance,
 ) -> anyhow::Result<()> {
-    let m = daylit_matrix::Matrix::new(sensors, steps, 1, lux.to_vec())?;
+    let mut m = daylit_matrix::Matrix::new(sensors, steps, 1, lux.to_vec())?;
+    // How it was made, as header lines (RADIANCE's readers skip lines they do not know).
+    m.header_lines = prov.header_lines();
     let mut bytes = Vec::new();
     daylit_matrix::write_matrix(&m, daylit_matrix::Format::Ascii, &mut bytes)?;
     daylit_annual::write_atomic(path, &bytes)?;
@@ -413,7 +416,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot create the folder {}", a.out.display()))?;
     }
     if let Some(path) = &a.ill {
-        write_ill(path, year_total, sensors.len(), steps)?;
+        write_ill(path, year_total, sensors.len(), steps, &prov)?;
         println!("hourly illuminance: {}", path.display());
     }
     if let Some(j) = &a.json {

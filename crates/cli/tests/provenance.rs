@@ -73,10 +73,24 @@ fn annual_results_record_inputs_settings_and_seed() {
             "--seed",
             "9",
         ])
-        .args(["--json", "out/annual.json", "-o", "out"])
+        .args([
+            "--json",
+            "out/annual.json",
+            "-o",
+            "out",
+            "--ill",
+            "out/a.ill",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The hourly matrix: the record as header lines, the numbers after them as before.
+    let ill = std::fs::read_to_string(d.join("out/a.ill")).unwrap();
+    let (head, body) = ill.split_once("\n\n").unwrap();
+    let scene = format!("SCENE_SHA256= {} room.rad", sha256(&d.join("room.rad")));
+    assert!(head.lines().any(|l| l == scene), "{head}");
+    assert!(head.contains("NROWS=2") && head.contains("NCOLS=") && head.contains("SEED= 9"));
+    assert_eq!(body.lines().count(), 2);
     let j: serde_json::Value =
         serde_json::from_slice(&std::fs::read(d.join("out/annual.json")).unwrap()).unwrap();
     let p = &j["provenance"];
