@@ -6,9 +6,10 @@
 //! eq. 2, over the compared patches (or pixels) binned by reference luminance; with `--values`
 //! the same statistics for any two lists of paired results (DGP, UGP, Ev, ...).
 
-use crate::output::{self, outln};
+use crate::output;
 use anyhow::{bail, Context};
-use daylit_image::dn_error::{self, DnStats};
+use daylit_image::dn_error;
+use daylit_image::report::{values_report, DnReport, PictureReport};
 use daylit_image::tregenza::{self, Comparison, PatchMap};
 use daylit_image::{HdrImage, View};
 use std::path::{Path, PathBuf};
@@ -73,26 +74,11 @@ impl Args {
 }
 
 /// The distribution-normalised errors of some pairs: absolute and relative.
-#[derive(Debug)]
-struct Dn {
-    /// What the cases are ("patches", "pixels", "values").
-    over: &'static str,
-    splits: Vec<f64>,
-    abs: DnStats,
-    /// `None` when no reference is positive.
-    rel: Option<DnStats>,
-}
+type Dn = DnReport;
 
 fn dn(pairs: &[(f64, f64)], splits: Vec<f64>, over: &'static str) -> anyhow::Result<Dn> {
-    let abs = dn_error::distribution_normalised(pairs.iter().copied(), &splits, false)
-        .with_context(|| format!("distribution-normalised errors over {over}"))?;
-    let rel = dn_error::distribution_normalised(pairs.iter().copied(), &splits, true).ok();
-    Ok(Dn {
-        over,
-        splits,
-        abs,
-        rel,
-    })
+    DnReport::new(pairs, splits, over)
+        .with_context(|| format!("distribution-normalised errors over {over}"))
 }
 
 /// Numbers from a text file: the `column`th field (1-based) of every line that is neither
@@ -125,29 +111,9 @@ fn read_values(path: &Path, column: usize) -> anyhow::Result<Vec<f64>> {
 }
 
 /// The distribution-normalised errors bin by bin, as a text table.
+#[cfg(test)]
 fn print_dn_bins(out: &mut String, d: &Dn) {
-    outln!(
-        out,
-        "\nbin of reference values        cases          MAE          MSD"
-    );
-    for b in &d.abs.bins {
-        let num = |x: f64| {
-            if b.n > 0 {
-                format!("{x:>12.4e}")
-            } else {
-                format!("{:>12}", "-")
-            }
-        };
-        outln!(
-            out,
-            "[{:>11}, {:>11})  {:>6} {} {}",
-            b.lo,
-            b.hi,
-            b.n,
-            num(b.mae),
-            num(b.msd)
-        );
-    }
+    d.write_bins(out);
 }
 
 /// `--values`: pairs the two lists line by line.
@@ -169,77 +135,9 @@ fn evaluate_values(a: &Args) -> anyhow::Result<Dn> {
 
 /// Writes the distribution-normalised errors as two text lines or as the JSON member `"dn"`
 /// (followed by a comma unless `last`; with the bins when `verbose`).
+#[cfg(test)]
 fn print_dn(out: &mut String, d: &Dn, json: bool, verbose: bool, last: bool) {
-    let splits = d
-        .splits
-        .iter()
-        .map(|s| format!("{s}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let (rel_mae, rel_msd) = d
-        .rel
-        .as_ref()
-        .map_or((f64::NAN, f64::NAN), |r| (r.mae_dn, r.msd_dn));
-    let used = d.abs.bins.len() - d.abs.empty_bins;
-    if json {
-        outln!(out, "  \"dn\": {{");
-        outln!(
-            out,
-            "    \"over\": \"{}\", \"cases\": {}, \"skipped\": {},",
-            d.over,
-            d.abs.cases,
-            d.abs.skipped
-        );
-        outln!(out, "    \"splits\": [{splits}], \"bins_used\": {used},");
-        outln!(
-            out,
-            "    \"mae_dn\": {}, \"msd_dn\": {},",
-            json_num(d.abs.mae_dn),
-            json_num(d.abs.msd_dn)
-        );
-        outln!(
-            out,
-            "    \"mape_dn\": {}, \"mspd_dn\": {}{}",
-            json_num(100.0 * rel_mae),
-            json_num(100.0 * rel_msd),
-            if verbose { "," } else { "" }
-        );
-        if verbose {
-            let rows: Vec<String> = d
-                .abs
-                .bins
-                .iter()
-                .map(|b| {
-                    format!(
-                        "{{\"lo\": {}, \"hi\": {}, \"n\": {}, \"mae\": {}, \"msd\": {}}}",
-                        json_num(b.lo),
-                        json_num(b.hi),
-                        b.n,
-                        json_num(b.mae),
-                        json_num(b.msd)
-                    )
-                })
-                .collect();
-            outln!(out, "    \"bins\": [{}]", rows.join(", "));
-        }
-        outln!(out, "  }}{}", if last { "" } else { "," });
-    } else {
-        outln!(
-            out,
-            "MAE_dn:    {:.6}  MSD_dn: {:+.6}  ({} {}, {used} of {} bins by reference, split at {splits})",
-            d.abs.mae_dn,
-            d.abs.msd_dn,
-            d.abs.cases,
-            d.over,
-            d.abs.bins.len()
-        );
-        outln!(
-            out,
-            "MAPE_dn:   {:.3}%  MSPD_dn: {:+.3}%",
-            100.0 * rel_mae,
-            100.0 * rel_msd
-        );
-    }
+    d.write(out, json, verbose, last);
 }
 
 fn picture_view(img: &HdrImage, path: &std::path::Path) -> anyhow::Result<Option<View>> {
@@ -313,22 +211,13 @@ fn evaluate(a: &Args) -> anyhow::Result<(View, HdrImage, Comparison)> {
 }
 
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
-    let mut out = String::new();
     if a.values {
         let d = evaluate_values(a)?;
-        if a.json {
-            outln!(out, "{{");
-            print_dn(&mut out, &d, true, a.verbose, true);
-            outln!(out, "}}");
-        } else {
-            outln!(out, "test:      {}", a.test.display());
-            outln!(out, "reference: {}", a.reference.display());
-            print_dn(&mut out, &d, false, false, true);
-            if a.verbose {
-                print_dn_bins(&mut out, &d);
-            }
-        }
-        output::print(&out)?;
+        let (t, r) = (
+            a.test.display().to_string(),
+            a.reference.display().to_string(),
+        );
+        output::print(&values_report(&t, &r, &d, a.json, a.verbose))?;
         return Ok(ExitCode::SUCCESS);
     }
     let (view, reference, c) = evaluate(a)?;
@@ -340,103 +229,21 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         let pairs: Vec<(f64, f64)> = c.patches.iter().map(|p| (p.test, p.reference)).collect();
         dn(&pairs, a.splits(), "patches")?
     };
-    if a.json {
-        outln!(out, "{{");
-        outln!(out, "  \"view\": \"{}\",", view.to_options());
-        outln!(
-            out,
-            "  \"width\": {}, \"height\": {},",
-            reference.width,
-            reference.height
-        );
-        outln!(out, "  \"patches_visible\": {},", c.visible);
-        outln!(out, "  \"patches_compared\": {},", c.patches.len());
-        outln!(out, "  \"patches_dark_reference\": {},", c.dark_reference);
-        outln!(out, "  \"mbe_rel\": {},", json_num(c.mbe_rel));
-        outln!(out, "  \"abs_mbe_rel\": {},", json_num(c.mbe_rel.abs()));
-        outln!(out, "  \"rmse_rel\": {},", json_num(c.rmse_rel));
-        print_dn(&mut out, &d, true, a.verbose, false);
-        outln!(
-            out,
-            "  \"within\": {{\"0.05\": {}, \"0.10\": {}, \"0.20\": {}}}{}",
-            json_num(c.within[0].1),
-            json_num(c.within[1].1),
-            json_num(c.within[2].1),
-            if a.verbose { "," } else { "" }
-        );
-        if a.verbose {
-            outln!(out, "  \"per_patch\": [");
-            for (i, p) in c.patches.iter().enumerate() {
-                outln!(
-                    out,
-                    "    {{\"patch\": {}, \"test\": {}, \"reference\": {}, \"rel_error\": {}, \"covered_sr\": {}, \"patch_sr\": {}}}{}",
-                    p.patch + 1,
-                    json_num(p.test),
-                    json_num(p.reference),
-                    json_num(p.rel_error),
-                    json_num(p.covered_sr),
-                    json_num(p.patch_sr),
-                    if i + 1 < c.patches.len() { "," } else { "" }
-                );
-            }
-            outln!(out, "  ]");
-        }
-        outln!(out, "}}");
-    } else {
-        outln!(out, "test:      {}", a.test.display());
-        outln!(out, "reference: {}", a.reference.display());
-        outln!(out, "view:      {}", view.to_options());
-        outln!(
-            out,
-            "patches:   {} compared ({} fully visible, {} with a black reference)",
-            c.patches.len(),
-            c.visible,
-            c.dark_reference
-        );
-        outln!(out, "MBE_rel:   {:+.3}%", 100.0 * c.mbe_rel);
-        outln!(out, "RMSE_rel:  {:.3}%", 100.0 * c.rmse_rel);
-        print_dn(&mut out, &d, false, false, true);
-        for (t, f) in c.within {
-            outln!(
-                out,
-                "within {:>2.0}%: {:.1}% of patches",
-                100.0 * t,
-                100.0 * f
-            );
-        }
-        if a.verbose {
-            print_dn_bins(&mut out, &d);
-            outln!(
-                out,
-                "\npatch  band  test(cd/m2)  reference(cd/m2)  error  covered/patch sr"
-            );
-            for p in &c.patches {
-                let (band, _) = tregenza::patch_band(p.patch);
-                outln!(
-                    out,
-                    "{:>5}  {:>4}  {:>11.4e}  {:>16.4e}  {:>+6.2}%  {:.4}/{:.4}",
-                    p.patch + 1,
-                    band + 1,
-                    p.test,
-                    p.reference,
-                    100.0 * p.rel_error,
-                    p.covered_sr,
-                    p.patch_sr
-                );
-            }
-        }
-    }
-    output::print(&out)?;
+    let (t, r) = (
+        a.test.display().to_string(),
+        a.reference.display().to_string(),
+    );
+    let report = PictureReport {
+        test: &t,
+        reference: &r,
+        view: &view.to_options(),
+        width: reference.width,
+        height: reference.height,
+        comparison: &c,
+        dn: &d,
+    };
+    output::print(&report.render(a.json, a.verbose))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// A JSON number (non-finite values as null).
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let sky = load(
         &sky_bytes,
         &sky_name,
-        &crate::dctimestep::sky_read_options(req.nsteps, req.sky_format),
+        &daylit_matrix::timestep::sky_read_options(req.nsteps, req.sky_format),
     )?;
     let patches = ReinhartSky::from_rows(sky.rows()).with_context(|| {
         format!(

@@ -5,8 +5,8 @@
 //! first operand names pictures (`view%03d.hdr`, one per sky patch or window bin).
 
 use anyhow::{bail, Context};
-use daylit_image::HdrImage;
-use daylit_matrix::{self as mx, Format, HeaderMode, Loaded, Matrix, ReadOptions};
+use daylit_matrix::timestep::{self, frame_name, per_step, PictureSum, ResultKind};
+use daylit_matrix::{self as mx, Format, Loaded, Matrix, ReadOptions};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,19 +24,12 @@ pub struct Args {
 const USAGE: &str = "usage: dctimestep [-h][-n nsteps][-i{f|d|a}][-o{f|d|a|c}][-o ospec][-x xres][-y yres] DCspec [skyf]\n   \
 or: dctimestep [-h][-n nsteps][-i{f|d|a}][-o{f|d|a|c}][-o ospec][-x xres][-y yres] Vspec Tspec Dspec [skyf]";
 
-/// What the results are written as: a matrix format (`-oa/-of/-od`) or RGBE pictures (`-oc`).
-#[derive(Clone, Copy, PartialEq)]
-enum Out {
-    Matrix(Format),
-    Picture,
-}
-
 /// One invocation.
 struct Request {
     header: bool,
     nsteps: Option<usize>,
     sky_format: Option<Format>,
-    out: Out,
+    out: ResultKind,
     /// `-o`: one file, or one per time step when it holds a `%d`.
     output: Option<String>,
     xres: usize,
@@ -53,7 +46,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
 pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let req = parse(args)?;
     let command = daylit_radfile::header::command_line("dctimestep", args);
-    if has_number_format(&req.operands[0]) {
+    if timestep::has_number_format(&req.operands[0]) {
         sum_pictures(&req, &command)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -62,8 +55,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         Some(spec) => {
             // One file per time step, each holding that step's column.
             for step in 0..result.cols() {
-                let mut column = column_of(&result, step)?;
-                reshape(&mut column, req.yres, req.xres)?;
+                let mut column = timestep::column_of(&result, step)?;
+                timestep::reshape(&mut column, req.yres, req.xres).map_err(anyhow::Error::msg)?;
                 let frame = format!("FRAME={step}");
                 emit(Some(frame_name(spec, step)), |out| {
                     results(&req, &command, Some(&frame), &column, out)
@@ -72,19 +65,13 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         }
         None => {
             let mut result = result;
-            reshape(&mut result, req.yres, req.xres)?;
+            timestep::reshape(&mut result, req.yres, req.xres).map_err(anyhow::Error::msg)?;
             emit(req.output.as_deref().map(|o| frame_name(o, 0)), |out| {
                 results(&req, &command, None, &result, out)
             })?;
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether `-o spec` makes one file per time step: it holds a `%d` and there are several
-/// (with one, the name takes 0 and that file holds the result).
-fn per_step(spec: &str, result: &Matrix) -> bool {
-    has_number_format(spec) && result.cols() > 1
 }
 
 /// A result (the whole matrix or one time step's column) as dctimestep writes it: a header
@@ -99,31 +86,7 @@ fn results(
     let mut lines = vec![command.to_string()];
     lines.extend(daylit_radfile::header::date_lines());
     lines.extend(frame.map(String::from));
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
-    match req.out {
-        Out::Matrix(format) => {
-            if req.header {
-                mx::write_header(&mut out, &lines, m.rows(), m.cols(), m.ncomp(), format)?;
-            }
-            mx::write_body(m, format, &mut out)?;
-        }
-        Out::Picture => {
-            if req.header {
-                out.write_all(picture_header(&lines).as_bytes())?;
-            }
-            let picture = crate::rmtxop::to_picture(m, Vec::new())
-                .map_err(|e| std::io::Error::other(e.to_string()))?;
-            let mut bytes = Vec::new();
-            picture.encode_pixels(true, &mut bytes);
-            out.write_all(&bytes)?;
-        }
-    }
-    out.flush()
-}
-
-/// A picture header without its resolution line: `#?RADIANCE`, `lines`, `FORMAT=`, blank.
-fn picture_header(lines: &[String]) -> String {
-    daylit_radfile::header::header_start(lines) + "FORMAT=32-bit_rle_rgbe\n\n"
+    timestep::write_result(req.out, req.header, &lines, m, out)
 }
 
 /// Writes through `write` to the file `path` (atomically) or to standard output (a reader
@@ -143,19 +106,10 @@ fn emit(
     }
 }
 
-/// Column `step` of `m`: one time step's results.
-fn column_of(m: &Matrix, step: usize) -> anyhow::Result<Matrix> {
-    let n = m.ncomp();
-    let data = (0..m.rows())
-        .flat_map(|r| m.get(r, step).iter().copied())
-        .collect();
-    Ok(Matrix::new(m.rows(), 1, n, data)?)
-}
-
 /// The first operand names component pictures (`%d`: one per row of the coefficients): each
 /// time step's picture is their sum weighted by that step's coefficients.
 fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
-    if req.out != Out::Picture {
+    if req.out != ResultKind::Picture {
         eprintln!("dctimestep: warning - changing output type to -oc");
     }
     let coefs = coefficients(req)?;
@@ -167,9 +121,10 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
         for step in 0..coefs.cols() {
             let mut head = lines.clone();
             head.push(format!("FRAME={step}"));
-            let mut bytes = picture_header(&head).into_bytes();
+            let mut bytes = timestep::picture_header(&head).into_bytes();
             summer
-                .sum(spec, &column_of(&coefs, step)?)?
+                .sum(spec, &timestep::column_of(&coefs, step)?)
+                .map_err(anyhow::Error::msg)?
                 .encode_pixels(true, &mut bytes);
             crate::output::write_atomic(Path::new(&frame_name(ospec, step)), &bytes)?;
         }
@@ -185,59 +140,15 @@ fn sum_pictures(req: &Request, command: &str) -> anyhow::Result<()> {
                 bytes.extend_from_slice(format!("FRAME={step}\n").as_bytes());
             }
             bytes.extend_from_slice(b"FORMAT=32-bit_rle_rgbe\n\n");
-            column_of(&coefs, step)
+            timestep::column_of(&coefs, step)
+                .map_err(|e| e.to_string())
                 .and_then(|c| summer.sum(spec, &c))
-                .map_err(|e| std::io::Error::other(format!("{e:#}")))?
+                .map_err(std::io::Error::other)?
                 .encode_pixels(true, &mut bytes);
             out.write_all(&bytes)?;
         }
         Ok(())
     })
-}
-
-/// Sums of component pictures, in float as dctimestep sums them, alternating the order of
-/// the components from one sum to the next (so a file read last stays cached for the next).
-#[derive(Default)]
-struct PictureSum {
-    calls: usize,
-}
-
-impl PictureSum {
-    /// The pictures `spec` (`%d` = row of `coefs`), weighted by the RGB coefficients of the
-    /// one-column matrix `coefs` and summed. A picture whose coefficients are all zero is not
-    /// read, unless no other is.
-    fn sum(&mut self, spec: &str, coefs: &Matrix) -> anyhow::Result<HdrImage> {
-        let n = coefs.rows();
-        let backwards = self.calls % 2 == 1;
-        self.calls += 1;
-        let mut total: Option<HdrImage> = None;
-        for k in 0..n {
-            let r = if backwards { n - 1 - k } else { k };
-            let c = coefs.get(r, 0);
-            if c.iter().all(|&v| v == 0.0) && (total.is_some() || k + 1 < n) {
-                continue;
-            }
-            let name = frame_name(spec, r);
-            let pic = HdrImage::read(Path::new(&name))
-                .map_err(|e| anyhow::anyhow!("cannot read component picture: {e}"))?;
-            let acc = total.get_or_insert_with(|| HdrImage::new(pic.width, pic.height));
-            if (pic.width, pic.height) != (acc.width, acc.height) {
-                bail!(
-                    "picture '{name}' is {}×{}, the first one read is {}×{}",
-                    pic.width,
-                    pic.height,
-                    acc.width,
-                    acc.height
-                );
-            }
-            for (a, p) in acc.pixels.iter_mut().zip(&pic.pixels) {
-                for i in 0..3 {
-                    a[i] += p[i] * c[i];
-                }
-            }
-        }
-        total.context("no component pictures to sum (the coefficients have no rows)")
-    }
 }
 
 /// Loads the operands and multiplies them, in dctimestep's order: the sky first, so that its
@@ -305,23 +216,7 @@ fn sky_input(req: &Request) -> anyhow::Result<(Vec<u8>, &str)> {
 
 /// How the sky is read: `-n` and `-i` as given.
 fn sky_options(req: &Request) -> ReadOptions {
-    sky_read_options(req.nsteps, req.sky_format)
-}
-
-/// How dctimestep and dcglare read a sky matrix: `nsteps` columns (`-n`) and the `-i` format.
-pub(crate) fn sky_read_options(nsteps: Option<usize>, format: Option<Format>) -> ReadOptions {
-    ReadOptions {
-        format,
-        cols: nsteps,
-        ncomp: Some(3),
-        // `-n` announces header-less ASCII, unless a later -i asked for a binary format.
-        header: if nsteps.is_some() && format == Some(Format::Ascii) {
-            HeaderMode::Absent
-        } else {
-            HeaderMode::Auto
-        },
-        ..ReadOptions::default()
-    }
+    timestep::sky_read_options(req.nsteps, req.sky_format)
 }
 
 /// Options for a 3-component matrix of `cols` columns (and `rows` rows when known).
@@ -362,26 +257,6 @@ fn transmission_daylight_sky(req: &Request) -> anyhow::Result<(Matrix, Matrix, M
         )
     })?;
     Ok((t, d, sky))
-}
-
-/// `-x`/`-y`: the result's shape for a picture-like layout, as dctimestep's alt_dim.
-fn reshape(m: &mut Matrix, yres: usize, xres: usize) -> anyhow::Result<()> {
-    let n = m.rows() * m.cols();
-    let (rows, cols) = match (yres, xres) {
-        (0, 0) => return Ok(()),
-        (r, 0) => (r, n / r),
-        (0, c) => (n / c, c),
-        (r, c) => (r, c),
-    };
-    if rows * cols != n {
-        bail!(
-            "bad dimensions: {rows}×{cols} does not hold the {}×{} result",
-            m.rows(),
-            m.cols()
-        );
-    }
-    m.reshape(rows, cols)?;
-    Ok(())
 }
 
 /// Loads a matrix, printing RADIANCE's warnings.
@@ -434,74 +309,6 @@ fn input(spec: Option<&str>) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Whether `s` holds a `%d`-like conversion (`%%` does not count), as dctimestep checks.
-fn has_number_format(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        if b.get(i) == Some(&b'%') {
-            i += 1;
-            continue;
-        }
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if matches!(b.get(i), Some(b'd' | b'i' | b'o' | b'x' | b'X')) {
-            return true;
-        }
-    }
-    false
-}
-
-/// `spec` with its first `%d`-like conversion (flags and width as printf takes them) replaced
-/// by `n`, and `%%` by `%`: the name of picture or time step `n`.
-pub(crate) fn frame_name(spec: &str, n: usize) -> String {
-    let mut out = String::new();
-    let mut rest = spec;
-    let mut done = false;
-    while let Some(p) = rest.find('%') {
-        out.push_str(&rest[..p]);
-        let tail = &rest[p + 1..];
-        if let Some(after) = tail.strip_prefix('%') {
-            out.push('%');
-            rest = after;
-            continue;
-        }
-        let flags = tail
-            .find(|c: char| !"-+ #0".contains(c))
-            .unwrap_or(tail.len());
-        let width_end = flags
-            + tail[flags..]
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(tail.len() - flags);
-        let conv = tail[width_end..].chars().next();
-        match conv {
-            Some(c @ ('d' | 'i' | 'o' | 'x' | 'X')) if !done => {
-                let digits = match c {
-                    'o' => format!("{n:o}"),
-                    'x' => format!("{n:x}"),
-                    'X' => format!("{n:X}"),
-                    _ => n.to_string(),
-                };
-                out += &daylit_radfile::printf::pad(digits, &tail[..width_end], true);
-                done = true;
-                rest = &tail[width_end + 1..];
-            }
-            _ => {
-                out.push('%');
-                rest = tail;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Parses dctimestep's options in order; the operands follow the first word that is not an
 /// option.
 fn parse(args: &[String]) -> anyhow::Result<Request> {
@@ -509,7 +316,7 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
         header: true,
         nsteps: None,
         sky_format: None,
-        out: Out::Matrix(Format::Ascii),
+        out: ResultKind::Matrix(Format::Ascii),
         output: None,
         xres: 0,
         yres: 0,
@@ -539,10 +346,10 @@ fn parse(args: &[String]) -> anyhow::Result<Request> {
             "-ia" => req.sky_format = Some(Format::Ascii),
             "-if" => req.sky_format = Some(Format::Float),
             "-id" => req.sky_format = Some(Format::Double),
-            "-oa" => req.out = Out::Matrix(Format::Ascii),
-            "-of" => req.out = Out::Matrix(Format::Float),
-            "-od" => req.out = Out::Matrix(Format::Double),
-            "-oc" => req.out = Out::Picture,
+            "-oa" => req.out = ResultKind::Matrix(Format::Ascii),
+            "-of" => req.out = ResultKind::Matrix(Format::Float),
+            "-od" => req.out = ResultKind::Matrix(Format::Double),
+            "-oc" => req.out = ResultKind::Picture,
             "-o" => {
                 req.output = Some(value("an output specification")?.clone());
                 i += 1;
@@ -586,23 +393,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn number_formats() {
-        assert!(has_number_format("img%03d.hdr"));
-        assert!(!has_number_format("100%%.mtx"));
-        assert!(!has_number_format("dc.mtx"));
-        assert!(!has_number_format("50%"));
-    }
-
-    #[test]
-    fn frame_names_follow_printf() {
-        assert_eq!(frame_name("img%03d.hdr", 7), "img007.hdr");
-        assert_eq!(frame_name("a%d_%%_%d", 12), "a12_%_%d");
-        assert_eq!(frame_name("[%-4d][%4i]", 5), "[5   ][%4i]");
-        assert_eq!(frame_name("%x.%o", 255), "ff.%o");
-        assert_eq!(frame_name("plain.mtx", 3), "plain.mtx");
-    }
-
-    #[test]
     fn options() {
         let args: Vec<String> = ["-h", "-of", "-n", "4", "dc.mtx"]
             .iter()
@@ -610,7 +400,7 @@ mod tests {
             .collect();
         let r = parse(&args).unwrap();
         assert!(!r.header);
-        assert!(r.out == Out::Matrix(Format::Float));
+        assert!(r.out == ResultKind::Matrix(Format::Float));
         assert_eq!(r.nsteps, Some(4));
         assert_eq!(r.operands, vec!["dc.mtx"]);
         assert!(parse(&["-q".to_string(), "x".to_string()]).is_err());

@@ -8,14 +8,12 @@ use anyhow::{bail, Context};
 use daylit_annual::glare_report::{write_glare_report, GlareView};
 use daylit_annual::Schedule;
 use daylit_coefficients::{sky_scene, TraceSettings};
-use daylit_lightfield::skies::{skies, Hour};
+use daylit_lightfield::skies::skies;
 use daylit_lightfield::sky::SkySampling;
-use daylit_lightfield::{annual_glare, AnnualGlare, Progress, Settings, ViewSpec};
+use daylit_lightfield::{annual_glare, Progress, Settings, ViewSpec};
 use daylit_scene::LoadOptions;
 use daylit_sky::patches::Subdivision;
 use glam::DVec3;
-use serde_json::json;
-use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -197,22 +195,17 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let hours: Vec<[f64; 3]> = year
-        .hours
-        .iter()
-        .map(|h| [h.month as f64, h.day as f64, h.hour])
-        .collect();
     if let Some(p) = &a.json {
-        let mut report = json_report(&year.hours, &result);
-        report["provenance"] = json!(prov);
+        let mut report = result.to_json(&year.hours);
+        report["provenance"] = serde_json::json!(prov);
         let text = serde_json::to_string_pretty(&report)? + "\n";
         output::write_atomic(p, text.as_bytes())?;
     }
     if let Some(p) = &a.csv {
-        let text = prov.csv_comment() + &csv_report(&hours, &result);
+        let text = prov.csv_comment() + &result.to_csv(&year.hours);
         output::write_atomic(p, text.as_bytes())?;
     }
-    output::print(&summary(&result, year.hours.len()))?;
+    output::print(&result.summary(year.hours.len()))?;
     if let Some(dir) = &a.report {
         let hours: Vec<(u32, u32, f64)> = year
             .hours
@@ -265,92 +258,4 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         println!("report: {}", page.display());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The JSON: `hours` as `[month, day, hour]`, `views` with their series in that order.
-fn json_report(hours: &[Hour], r: &AnnualGlare) -> serde_json::Value {
-    let hours: Vec<_> = hours
-        .iter()
-        .map(|h| json!([h.month, h.day, h.hour]))
-        .collect();
-    let views: Vec<_> = r
-        .views
-        .iter()
-        .map(|v| {
-            json!({
-                "point": v.view.point.to_array(),
-                "direction": v.view.direction.to_array(),
-                "dgp": v.series.dgp,
-                "ugp": v.series.ugp,
-                "ev": v.series.ev,
-                "dgps": v.series.dgps,
-                "ugr": v.series.ugr,
-                "summary": v.summary,
-            })
-        })
-        .collect();
-    json!({ "hours": hours, "views": views })
-}
-
-/// One CSV row per view and hour.
-fn csv_report(hours: &[[f64; 3]], r: &AnnualGlare) -> String {
-    let mut s = String::from("view,x,y,z,dx,dy,dz,month,day,hour,ev,dgp,dgps,ugp,ugr\n");
-    for (k, v) in r.views.iter().enumerate() {
-        let (p, d) = (v.view.point, v.view.direction);
-        for (h, t) in hours.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{},{},{},{},{:.2},{:.4},{:.4},{:.4},{:.2}",
-                k + 1,
-                p.x,
-                p.y,
-                p.z,
-                d.x,
-                d.y,
-                d.z,
-                t[0],
-                t[1],
-                t[2],
-                v.series.ev[h],
-                v.series.dgp[h],
-                v.series.dgps[h],
-                v.series.ugp[h],
-                v.series.ugr[h]
-            );
-        }
-    }
-    s
-}
-
-/// The terminal summary: per view the glare hours and autonomy, per position the work done.
-fn summary(r: &AnnualGlare, hours: usize) -> String {
-    let mut s = format!("annual glare over {hours} occupied daylight hours\n");
-    s += "view  point               direction           DGP>=.35 >=.40 >=.45  GA     mean DGP\n";
-    for (k, v) in r.views.iter().enumerate() {
-        let (p, d, m) = (v.view.point, v.view.direction, &v.summary);
-        let _ = writeln!(
-            s,
-            "{:<5} {:>5.2} {:>5.2} {:>5.2}   {:>5.2} {:>5.2} {:>5.2}   {:>8} {:>5} {:>5}  {:>5.1}% {:.3}",
-            k + 1,
-            p.x,
-            p.y,
-            p.z,
-            d.x,
-            d.y,
-            d.z,
-            m.above_035,
-            m.above_040,
-            m.above_045,
-            100.0 * m.glare_autonomy,
-            m.mean_dgp
-        );
-    }
-    for t in &r.points {
-        let _ = writeln!(
-            s,
-            "point {:.2} {:.2} {:.2}: {} sky samples in {:.1} s, {} suns in {:.1} s, {} views × {} hours in {:.1} s",
-            t.point.x, t.point.y, t.point.z, t.sky_samples, t.sky_s, t.suns, t.sun_s, t.views, hours, t.evaluate_s
-        );
-    }
-    s
 }

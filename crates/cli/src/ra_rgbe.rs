@@ -112,7 +112,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         match outspec {
             None => crate::output::print_bytes([out.as_slice()])?,
             Some(spec) => {
-                let target = crate::dctimestep::frame_name(spec, frame as usize);
+                let target = daylit_matrix::timestep::frame_name(spec, frame as usize);
                 if target.starts_with('!') {
                     bail!("output to a command ({target}) is not supported; name a file");
                 }

@@ -19,8 +19,8 @@
 //! factors).
 
 use anyhow::{anyhow, bail, Context};
-use daylit_cal::{CalEnv, EvalState, FuncId, RayContext, RayPath, RayVar, VarId};
-use daylit_matrix::combine::{self, DataType, ElementOp, Resolved};
+use daylit_cal::RayPath;
+use daylit_matrix::combine::{self, Combiner, DataType, Definition, ElementOp, Resolved};
 use daylit_matrix::rows::RowReader;
 use daylit_matrix::{self as mx, Matrix};
 use std::io::{BufRead, Read, Write};
@@ -28,9 +28,6 @@ use std::process::ExitCode;
 
 const USAGE: &str =
     "Usage: rcomb [-h][-f{adfc}][-n nproc][-e expr][-f file][-s sf .. | -c ce ..] m1 .. -m mcat > mres";
-
-/// RADIANCE's default wavelength partition (nm), longest first.
-const WLPART: [f64; 4] = [780.0, 588.0, 480.0, 380.0];
 
 /// One input as given: its specification and the changes before it.
 struct InputSpec {
@@ -115,7 +112,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut echo_header = true;
     let mut warnings = true;
     let mut stdin_used = false;
-    let mut program: Vec<(char, String)> = Vec::new();
+    let mut program: Vec<Definition> = Vec::new();
     let mut mcat_spec: Option<String> = None;
     let mut transpose_mcat = false;
     let mut mcat_last = false;
@@ -161,7 +158,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 if n == 0 {
                     return Err(usage());
                 }
-                program.push(('e', args[i + 1].clone()));
+                program.push(Definition::Expression(args[i + 1].clone()));
                 i += 1;
             }
             b'f' => match b.get(2) {
@@ -169,7 +166,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                     if n == 0 {
                         return Err(usage());
                     }
-                    program.push(('f', args[i + 1].clone()));
+                    program.push(Definition::File(args[i + 1].clone()));
                     i += 1;
                 }
                 Some(b'd') => out_format = Some(DataType::Double),
@@ -301,33 +298,15 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
     let out_type = out_type.unwrap_or(DataType::Ascii);
 
     // The definitions.
-    let mut env = CalEnv::plain();
-    for name in EXTERNALS {
-        env.define_external(name);
-    }
-    let constants = format!(
-        "PI : 3.14159265358979323846; nfiles : {}; nrows : {}; ncols : {ncols}; \
-         ncomp : {ncomp}; R : 1; G : 2; B : 3; \
-         ri(i) = ci(i,R); gi(i) = ci(i,G); bi(i) = ci(i,B);",
+    let mut combiner = Combiner::new(
         loaded.len(),
-        in_rows.unwrap_or(0)
-    );
-    env.load_str("<rcomb>", &constants)
-        .map_err(|e| anyhow!("rcomb: {e}"))?;
-    let raypath = RayPath::from_env();
-    for (kind, text) in &program {
-        let fail = |e: daylit_cal::CalError| anyhow!("rcomb: {e}");
-        if *kind == 'e' {
-            env.load_str("command line -e", text).map_err(fail)?;
-        } else {
-            env.load_file_global(text, &raypath).map_err(|e| match e {
-                daylit_cal::CalError::NotFound { .. } => {
-                    anyhow!("rcomb: cannot find file '{text}'")
-                }
-                e => fail(e),
-            })?;
-        }
-    }
+        in_rows,
+        ncols,
+        ncomp,
+        &program,
+        &RayPath::from_env(),
+    )
+    .map_err(|e| anyhow!("rcomb: {e}"))?;
     let trailing = with_reference(&trailing, "trailing_ops")?
         .resolve("trailing_ops", ncomp, out_type, [1.0; 3])
         .map_err(|e| anyhow!("rcomb: {e}"))?;
@@ -344,7 +323,8 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         out_cols = mc.cols();
     }
     let out_ncomp = trailing.ncomp;
-    let written = output_type(out_format, trailing.dtype, out_ncomp)?;
+    let written = combine::output_type(out_format, trailing.dtype, out_ncomp)
+        .map_err(|e| anyhow!("rcomb: {e}"))?;
     if out_format == Some(DataType::Double) && warnings {
         eprintln!("rcomb: warning - writing float result as double");
     }
@@ -378,8 +358,6 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 .extend_from_slice(combine::resolution_line(r, out_cols).as_bytes());
         }
     }
-    let how = output_of(&mut env, ncomp)?;
-    let mut st = EvalState::for_env(&env);
     let mut row = 0usize;
     'rows: while in_rows.is_none_or(|n| row < n) {
         // Each input's next row, changed; where the headers gave no row count the first
@@ -398,7 +376,9 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
                 None => bail!("rcomb: {}: load error at row {row}", l.name),
             }
         }
-        let combined = combine_row(&env, &mut st, &how, &changed, row, ncols, ncomp)?;
+        let combined = combiner
+            .combine_row(&changed, row)
+            .map_err(|e| anyhow!("rcomb: {e}"))?;
         let result = match &mcat {
             None if trailing.is_identity() => Ok(combined),
             None => trailing.apply(&combined),
@@ -406,7 +386,7 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
             Some(mc) => mx::multiply(&combined, mc).and_then(|m| trailing.apply(&m)),
         }
         .map_err(|e| anyhow!("rcomb: {e}"))?;
-        write_values(&result, written, &mut out.buf);
+        combine::write_values(&result, written, &mut out.buf);
         out.spill()?;
         row += 1;
     }
@@ -448,138 +428,6 @@ impl HeldOutput {
     }
 }
 
-/// The names rcomb gives the definitions, in the order they are registered.
-const EXTERNALS: [&str; 4] = ["ci", "wl", "r", "c"];
-
-/// The element being computed and the changed rows of the inputs.
-struct Element<'a> {
-    rows: &'a [Vec<f32>],
-    ncomp: usize,
-    row: usize,
-    col: usize,
-    chan: usize,
-}
-
-impl RayContext for Element<'_> {
-    fn ray_var(&self, _v: RayVar) -> f64 {
-        0.0
-    }
-    fn args(&self) -> &[f64] {
-        &[]
-    }
-    fn external(&self, id: u32, args: &[f64]) -> f64 {
-        match EXTERNALS[id as usize] {
-            "r" => self.row as f64,
-            "c" => self.col as f64,
-            "ci" => {
-                let inp = args.first().copied().unwrap_or(0.0);
-                // C's conversion truncates toward zero.
-                let mi = (inp - 0.5) as i64;
-                if mi < 0 || mi >= self.rows.len() as i64 {
-                    return 0.0;
-                }
-                if inp < 0.5 {
-                    return self.rows.len() as f64;
-                }
-                let chan = match args.get(1) {
-                    Some(&cv) => {
-                        let ch = (cv - 0.5) as i64;
-                        if cv < 0.5 || ch >= self.ncomp as i64 {
-                            return 0.0;
-                        }
-                        ch as usize
-                    }
-                    None => self.chan,
-                };
-                f64::from(self.rows[mi as usize][self.col * self.ncomp + chan])
-            }
-            _ => {
-                // wl(p): the central wavelength of channel p, or the count for 0.
-                let comp = args.first().copied().unwrap_or(0.0);
-                let n = self.ncomp as f64;
-                if comp < -0.5 || comp >= n + 0.5 {
-                    return 0.0;
-                }
-                if comp < 0.5 {
-                    return n;
-                }
-                if self.ncomp == 3 {
-                    let w0 = (comp - 0.5) as usize;
-                    return WLPART[w0] + (comp - 0.5) * (WLPART[w0 + 1] - WLPART[w0]);
-                }
-                WLPART[0] + (comp - 0.5) / n * (WLPART[3] - WLPART[0])
-            }
-        }
-    }
-}
-
-/// What the definitions ask for: `co(p)`, `co`, or nothing (the sum).
-enum Output {
-    Sum,
-    Function(FuncId),
-    Variable(VarId),
-}
-
-/// What the definitions ask for; `ro`, `go`, `bo` (all three, three components) become
-/// `co(p)` as in RADIANCE.
-fn output_of(env: &mut CalEnv, ncomp: usize) -> anyhow::Result<Output> {
-    if let Some(f @ FuncId::User(_)) = env.function("co") {
-        return Ok(Output::Function(f));
-    }
-    if let Some(v) = env.variable("co") {
-        return Ok(Output::Variable(v));
-    }
-    if ncomp == 3 && ["ro", "go", "bo"].iter().all(|n| env.variable(n).is_some()) {
-        env.load_str("<rcomb>", "co(p) = select(p, ro, go, bo);")
-            .map_err(|e| anyhow!("rcomb: {e}"))?;
-        if let Some(f @ FuncId::User(_)) = env.function("co") {
-            return Ok(Output::Function(f));
-        }
-    }
-    Ok(Output::Sum)
-}
-
-/// One row of the inputs combined element by element: summed, or through the definitions.
-fn combine_row(
-    env: &CalEnv,
-    st: &mut EvalState,
-    how: &Output,
-    rows: &[Vec<f32>],
-    row: usize,
-    ncols: usize,
-    ncomp: usize,
-) -> anyhow::Result<Matrix> {
-    let fail = |e: mx::MatrixError| anyhow!("rcomb: {e}");
-    if matches!(how, Output::Sum) {
-        let refs: Vec<&[f32]> = rows.iter().map(Vec::as_slice).collect();
-        let mut data = vec![0.0f32; ncols * ncomp];
-        combine::sum_rows(&refs, &mut data).map_err(fail)?;
-        return Matrix::new(1, ncols, ncomp, data).map_err(fail);
-    }
-    let mut data = Vec::with_capacity(ncols * ncomp);
-    for col in 0..ncols {
-        for chan in 0..ncomp {
-            let el = Element {
-                rows,
-                ncomp,
-                row,
-                col,
-                chan,
-            };
-            let v = match how {
-                Output::Function(f) => env.call(*f, &[(chan + 1) as f64], st, &el),
-                Output::Variable(v) => env.eval_var(*v, st, &el),
-                Output::Sum => 0.0,
-            };
-            if let Some(e) = st.take_error() {
-                bail!("rcomb: {e}");
-            }
-            data.push(v as f32);
-        }
-    }
-    Matrix::new(1, ncols, ncomp, data).map_err(fail)
-}
-
 /// `-c file`: the symbols the file's colour space stands for (RADIANCE's reference file:
 /// three components RGB or XYZ, one Y); a file of the input's own components changes
 /// nothing.
@@ -588,79 +436,12 @@ fn with_reference(op: &ElementOp, name: &str) -> anyhow::Result<ElementOp> {
         return Ok(op.clone());
     };
     let raw = open_input(sym).map_err(|_| anyhow!("rcomb: {sym}: cannot read info header"))?;
-    let symbols = match raw.rows.ncomp() {
-        3 if raw.dtype == DataType::Xyze => "XYZ",
-        3 => "RGB",
-        1 => "Y",
-        2 => bail!("rcomb: {sym}: cannot convert to 2 components"),
-        _ => bail!(
-            "rcomb: {name}: -c {sym}: conversion to spectral components is not supported by daylit yet"
-        ),
-    };
+    let symbols = combine::reference_symbols(raw.rows.ncomp(), raw.dtype, sym, name)
+        .map_err(|e| anyhow!("rcomb: {e}"))?;
     Ok(ElementOp {
         symbols: Some(symbols.to_string()),
         ..op.clone()
     })
-}
-
-/// The type the output is written in (RADIANCE's `rmx_write_header`): as asked, else the
-/// result's (double written as float); more than three components make a spectral picture
-/// of a picture.
-fn output_type(
-    asked: Option<DataType>,
-    result: DataType,
-    ncomp: usize,
-) -> anyhow::Result<DataType> {
-    let mut t = match asked {
-        None if result == DataType::Double => DataType::Float,
-        None => result,
-        Some(DataType::Rgbe) if result == DataType::Xyze => DataType::Xyze,
-        Some(t) => t,
-    };
-    if t < DataType::Spectral && ncomp > 3 {
-        t = DataType::Spectral;
-    } else if t == DataType::Spectral && ncomp <= 3 {
-        bail!("rcomb: unsupported output format");
-    }
-    if t == DataType::Spectral {
-        bail!("rcomb: spectral picture output ({ncomp} components) is not supported by daylit yet");
-    }
-    if t.is_picture() && ncomp != 1 && ncomp != 3 {
-        bail!("rcomb: unsupported output format");
-    }
-    Ok(t)
-}
-
-/// Appends the values in `t`, row by row, as rcomb writes them.
-fn write_values(m: &Matrix, t: DataType, out: &mut Vec<u8>) {
-    let nc = m.ncomp();
-    match t {
-        DataType::Ascii => {
-            let _ = mx::write_body_rmtxop(m, out);
-        }
-        DataType::Float => {
-            let _ = mx::write_body(m, mx::Format::Float, out);
-        }
-        DataType::Double => {
-            let _ = mx::write_body(m, mx::Format::Double, out);
-        }
-        _ => {
-            for row in 0..m.rows() {
-                let line: Vec<[u8; 4]> = (0..m.cols())
-                    .map(|c| {
-                        let v = m.get(row, c);
-                        let p = if nc == 1 {
-                            [v[0]; 3]
-                        } else {
-                            [v[0], v[1], v[2]]
-                        };
-                        daylit_image::hdr::float_to_rgbe(p)
-                    })
-                    .collect();
-                daylit_image::hdr::write_scanline(&line, true, out);
-            }
-        }
-    }
 }
 
 /// Opens one input (a file, `-`, `!command`) and reads its header: a matrix to be read row
@@ -757,107 +538,28 @@ fn header_format(bytes: &[u8]) -> Option<String> {
         .map(|v| v.trim().to_string())
 }
 
-/// A picture as a matrix: a row per scanline from the top, three components; the exposure
-/// (`EXPOSURE=`, `COLORCORR=`) returned to be undone as rcomb undoes it.
+/// A picture as an input: a row per scanline from the top, three components; the exposure
+/// returned to be undone as rcomb undoes it.
 fn read_picture(bytes: &[u8], name: &str, dtype: DataType) -> anyhow::Result<Opened> {
-    let bad = |what: String| anyhow!("rcomb: Bad header from: {name} ({what})");
-    let mut pos = 0;
-    let mut info = Vec::new();
-    let mut exposure = [1.0f64; 3];
-    let mut first = true;
-    loop {
-        let Some(len) = bytes[pos..].iter().position(|&b| b == b'\n') else {
-            return Err(bad("header not ended by an empty line".into()));
-        };
-        let line = String::from_utf8_lossy(&bytes[pos..pos + len]).to_string();
-        pos += len + 1;
-        if std::mem::take(&mut first) && line.starts_with("#?") {
-            continue;
-        }
-        if line.is_empty() {
-            break;
-        }
-        let t = line.trim_start();
-        let value = |p: &str| t.strip_prefix(p).map(str::trim);
-        if value("FORMAT=").is_some() || value("BigEndian=").is_some() {
-        } else if let Some(v) = value("EXPOSURE=") {
-            let e = daylit_radfile::scan::atof(v);
-            if e <= 0.0 {
-                return Err(bad(format!("EXPOSURE={v}")));
-            }
-            // RADIANCE keeps the exposure as floats.
-            exposure
-                .iter_mut()
-                .for_each(|x| *x = f64::from(*x as f32 * e as f32));
-        } else if let Some(v) = value("COLORCORR=") {
-            let w: Vec<f64> = v
-                .split_whitespace()
-                .map(daylit_radfile::scan::atof)
-                .collect();
-            if w.len() != 3 {
-                return Err(bad(format!("COLORCORR={v}")));
-            }
-            exposure
-                .iter_mut()
-                .zip(w)
-                .for_each(|(x, c)| *x = f64::from(*x as f32 * c as f32));
-        } else if let Some(v) = value("NCOMP=") {
-            if daylit_radfile::scan::atoi(v) != 3 {
-                return Err(bad(format!("NCOMP={v} in a picture")));
-            }
-        } else if value("NROWS=").is_some()
-            || value("NCOLS=").is_some()
-            || value("WLSPLIT=").is_some()
-        {
-        } else {
-            info.push(line);
-        }
-    }
-    let raw =
-        daylit_image::hdr::read_raw_pixels(bytes, pos, name).map_err(|e| anyhow!("rcomb: {e}"))?;
-    let w: Vec<&str> = raw.resolution.split_whitespace().collect();
-    if w.len() != 4 || w[0] != "-Y" || w[2] != "+X" {
-        return Err(bad(format!(
-            "resolution {:?}: the picture must be in standard orientation",
-            raw.resolution
-        )));
-    }
-    let (height, width) = (raw.scans.len(), raw.scans.first().map_or(0, Vec::len));
-    let data: Vec<f32> = raw
-        .scans
-        .iter()
-        .flatten()
-        .flat_map(|&c| daylit_image::hdr::rgbe_to_float(c))
-        .collect();
-    let m = Matrix::new(height, width, 3, data).map_err(|e| anyhow!("rcomb: {name}: {e}"))?;
+    let p = combine::read_picture(bytes, name).map_err(|e| anyhow!("rcomb: {e}"))?;
+    let (nrows, cols) = (p.matrix.rows(), p.matrix.cols());
     Ok(Opened {
         name: name.to_string(),
-        rows: Rows::Whole { m, next: 0 },
-        nrows: Some(height),
-        cols: width,
+        rows: Rows::Whole {
+            m: p.matrix,
+            next: 0,
+        },
+        nrows: Some(nrows),
+        cols,
         dtype,
-        info,
-        exposure,
+        info: p.info,
+        exposure: p.exposure,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn output_type_follows_rmx_write_header() {
-        assert_eq!(
-            output_type(None, DataType::Double, 3).unwrap(),
-            DataType::Float
-        );
-        assert_eq!(
-            output_type(Some(DataType::Rgbe), DataType::Xyze, 3).unwrap(),
-            DataType::Xyze
-        );
-        assert!(output_type(Some(DataType::Rgbe), DataType::Float, 2).is_err());
-        assert!(output_type(Some(DataType::Rgbe), DataType::Float, 5).is_err());
-    }
 
     #[test]
     fn resolved_identity() {

@@ -288,22 +288,7 @@ pub(crate) fn to_picture(
     m: &Matrix,
     header: Vec<String>,
 ) -> anyhow::Result<daylit_image::HdrImage> {
-    if m.ncomp() != 1 && m.ncomp() != 3 {
-        bail!(
-            "rmtxop: a picture needs 1 or 3 components, not {} (spectral pictures are not supported by daylit yet)",
-            m.ncomp()
-        );
-    }
-    let mut img = daylit_image::HdrImage::new(m.cols(), m.rows());
-    for (px, el) in img.pixels.iter_mut().zip(m.data().chunks_exact(m.ncomp())) {
-        *px = if el.len() == 1 {
-            [el[0]; 3]
-        } else {
-            [el[0], el[1], el[2]]
-        };
-    }
-    img.header = header;
-    Ok(img)
+    daylit_matrix::timestep::to_picture(m, header).map_err(|e| anyhow::anyhow!("rmtxop: {e}"))
 }
 
 /// The changes of `pre`, in rmtxop's order: transform (with the scale folded in), else

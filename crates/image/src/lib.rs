@@ -20,6 +20,7 @@
 //! - [`words`]: the words of RADIANCE's number files (data files, fonts) with their lines.
 //! - [`dn_error`]: distribution-normalised MAE / MSD of paired results, binned by the reference
 //!   (Wasilewski et al., seed 004, eq. 2).
+//! - [`report`]: `daylit compare`'s text and JSON reports of both comparisons.
 //!
 //! Pixel addressing throughout: `(col, row)` with `row` 0 the *top* scanline (the first one in
 //! a standard `-Y N +X M` file) and `col` 0 the left column. RADIANCE's own image coordinates
@@ -32,6 +33,7 @@ pub mod filter;
 pub mod font;
 pub mod hdr;
 pub mod pcond;
+pub mod report;
 pub mod sign;
 pub mod tiff;
 pub mod tregenza;

@@ -50,6 +50,7 @@ pub mod annual;
 pub mod evaluate;
 pub mod io;
 pub mod point;
+pub mod report;
 pub mod skies;
 pub mod sky;
 pub mod sun;

@@ -9,9 +9,38 @@
 //! the symbols after it, as in RADIANCE; the sum of inputs runs from the last input to the
 //! first in `f32`. Spectral conversions (`S`, `M`, and colour symbols on inputs of more than
 //! three components) need RADIANCE's spectral tables and are refused by name.
+//!
+//! [`expr`] combines the inputs' rows through calcomp definitions (or sums them); [`io`]
+//! reads pictures as inputs and writes the result rows in rcomb's output types.
+
+pub mod expr;
+pub mod io;
+
+pub use expr::{Combiner, Definition};
+pub use io::{output_type, read_picture, write_values, PictureInput};
 
 use crate::ops::{rgb_to_xyz, WHITE_EFFICACY};
 use crate::{Matrix, MatrixError};
+
+/// The symbols a `-c FILE` reference on input `name` stands for: the colour space of the
+/// file (`ncomp` components of type `dtype`): three components RGB, or XYZ for an XYZE
+/// picture, one Y. Errors are rcomb's, without its prefix.
+pub fn reference_symbols(
+    ncomp: usize,
+    dtype: DataType,
+    file: &str,
+    name: &str,
+) -> Result<&'static str, String> {
+    match ncomp {
+        3 if dtype == DataType::Xyze => Ok("XYZ"),
+        3 => Ok("RGB"),
+        1 => Ok("Y"),
+        2 => Err(format!("{file}: cannot convert to 2 components")),
+        _ => Err(format!(
+            "{name}: -c {file}: conversion to spectral components is not supported by daylit yet"
+        )),
+    }
+}
 
 /// RADIANCE's data types in its own order (`cmatrix.h`), which decides the output type:
 /// the lowest among the inputs, pictures only with pictures of the same kind.

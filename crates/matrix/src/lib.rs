@@ -6,12 +6,16 @@
 //!   header-less ASCII, byte swapping; errors name the input, the line and what was expected.
 //! - [`rows`]: a matrix read a row at a time (rcomb's inputs).
 //! - [`write`]: the header and body as RADIANCE's `dctimestep` writes them.
+//! - [`collate`]: rcollate's reshaping, transposing and blocking of records.
 //! - [`combine`]: rcomb's data types, per-input transforms and scaling, sums and header.
 //! - [`ops`]: rmtxop's component transforms, scaling, transposition and element-wise
 //!   operations.
+//! - [`timestep`]: dctimestep's results: per-step files and columns, pictures, sums of
+//!   component pictures.
 //! - [`product`]: per-component products with `faer`, parallel over row blocks, and the
 //!   annual-illuminance helper [`illuminance`].
 
+pub mod collate;
 pub mod combine;
 pub mod error;
 pub mod header;
@@ -19,6 +23,7 @@ pub mod ops;
 pub mod product;
 pub mod read;
 pub mod rows;
+pub mod timestep;
 pub mod write;
 
 pub use error::MatrixError;

@@ -13,7 +13,6 @@
 pub mod ambient;
 pub mod ambient_mis;
 pub mod ashik2;
-pub mod batch;
 pub mod brtdfunc;
 pub mod bsdf;
 pub mod clip;
@@ -33,6 +32,7 @@ pub mod portals;
 pub mod prism;
 pub mod ray;
 pub mod rendering;
+pub mod rtrace;
 pub mod sensor;
 pub mod source;
 pub mod spectral;
