@@ -216,11 +216,14 @@ fn write_ill(
 }
 
 /// How this run is made: its inputs with their hashes and the settings that shape the numbers.
-fn provenance(a: &Args, method: &str) -> anyhow::Result<daylit_annual::Provenance> {
+fn provenance(
+    a: &Args,
+    method: &str,
+    scene: &daylit_scene::Scene,
+    load: &LoadOptions,
+) -> anyhow::Result<daylit_annual::Provenance> {
     let mut p = crate::provenance::start();
-    for f in &a.scene.files {
-        p.add_input("scene", f)?;
-    }
+    crate::provenance::add_scene(&mut p, &a.scene.files, scene, &load.raypath)?;
     p.add_input("weather", &a.weather)?;
     let optional = [
         ("sensors", &a.sensors),
@@ -309,7 +312,6 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         daylit_annual::check_position(v.position, v.direction, bounds)
             .map_err(|e| anyhow::anyhow!("--shade-view: {e}"))?;
     }
-    drop(scene);
     let schedule = match &a.schedule {
         Some(f) => Schedule::read(f, &weather.records)?,
         None => Schedule::office(&weather.records),
@@ -334,7 +336,8 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         bail!("--state: window states belong to the 3phase and 5phase methods (the scene has no BSDF windows, or --method 2phase was given)");
     }
 
-    let prov = provenance(a, method_name(method))?;
+    let prov = provenance(a, method_name(method), &scene, &load)?;
+    drop(scene);
     let n = sensors.len() as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(2 * n);

@@ -51,11 +51,14 @@ fn refuse_picture_options(a: &Args) -> anyhow::Result<()> {
 }
 
 /// How this run is made: its inputs with their hashes, the settings and the seed.
-fn provenance(a: &Args, weather: &std::path::Path) -> anyhow::Result<daylit_radfile::Provenance> {
+fn provenance(
+    a: &Args,
+    weather: &std::path::Path,
+    scene: &daylit_scene::Scene,
+    load: &LoadOptions,
+) -> anyhow::Result<daylit_radfile::Provenance> {
     let mut p = crate::provenance::start();
-    for f in &a.inputs {
-        p.add_input("scene", f)?;
-    }
+    crate::provenance::add_scene(&mut p, &a.inputs, scene, &load.raypath)?;
     p.add_input("weather", weather)?;
     if let Some(f) = &a.schedule {
         p.add_input("schedule", f)?;
@@ -103,12 +106,14 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         a.json.iter().chain(&a.csv).map(|p| p.as_path()),
         a.save.iter().chain(&a.report).map(|d| (d.as_path(), true)),
     )?;
-    let bounds = daylit_scene::extent::bounds(&crate::annual::plausible_scene(&a.inputs, &load)?);
+    let scene = crate::annual::plausible_scene(&a.inputs, &load)?;
+    let bounds = daylit_scene::extent::bounds(&scene);
     for (v, text) in views.iter().zip(&a.view) {
         daylit_annual::check_position(v.point.to_array(), v.direction.to_array(), bounds)
             .map_err(|e| anyhow::anyhow!("--view \"{text}\": {e}"))?;
     }
-    let prov = provenance(a, weather_path)?;
+    let prov = provenance(a, weather_path, &scene, &load)?;
+    drop(scene);
     let weather = daylit_sky::weather::read_weather(weather_path)?;
     if let Some(note) = weather.coverage_note() {
         eprintln!("glare: {note}");

@@ -275,11 +275,28 @@ fn render_one(
 }
 
 /// Renders the picture of one request and its distances; `progress` shows a bar.
-fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<(HdrImage, Vec<u8>)> {
+fn render(req: &Request, argline: &str, progress: bool) -> anyhow::Result<Rendered> {
     let mut renderer = load(req)?;
     let frame = Frame::new(req.view.clone(), &req.picture).map_err(|e| anyhow::anyhow!(e))?;
     prepare(&mut renderer, std::slice::from_ref(&frame), req.picture.ps)?;
-    Ok(render_one(&mut renderer, req, &frame, argline, progress))
+    let (picture, depths) = render_one(&mut renderer, req, &frame, argline, progress);
+    let referenced = renderer
+        .scene
+        .referenced_files(&req.scene, &daylit_cal::RayPath::from_env());
+    Ok(Rendered {
+        picture,
+        depths,
+        referenced,
+    })
+}
+
+/// A picture made by [`render`].
+struct Rendered {
+    picture: HdrImage,
+    /// The `-z` distances.
+    depths: Vec<u8>,
+    /// The files the scene read or names beyond the ones given (for the provenance).
+    referenced: Vec<PathBuf>,
 }
 
 /// `-S`: the views of a sequence, one per line of `input` (view options, as in a view file;
@@ -360,7 +377,11 @@ pub fn run_radiance(args: &[String]) -> anyhow::Result<ExitCode> {
         run_sequence(&req, first, &argline)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let (img, depths) = render(&req, &argline, false)?;
+    let Rendered {
+        picture: img,
+        depths,
+        ..
+    } = render(&req, &argline, false)?;
     if let Some(path) = &req.zfile {
         write_atomic(std::path::Path::new(path), &depths)?;
     }
@@ -426,12 +447,19 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<ExitCode> {
             .chain(req.zfile.as_deref().map(std::path::Path::new)),
         [],
     )?;
-    let prov = render_provenance(&req)?;
-    let (mut img, depths) = render(
+    let mut prov = render_provenance(&req)?;
+    let Rendered {
+        picture: mut img,
+        depths,
+        referenced,
+    } = render(
         &req,
         &format!("daylit render {}", a.args.join(" ")),
         std::io::stderr().is_terminal(),
     )?;
+    for f in &referenced {
+        prov.add_input("scene data", f)?;
+    }
     if let Some(path) = &req.zfile {
         write_atomic(std::path::Path::new(path), &depths)?;
     }

@@ -155,13 +155,19 @@ fn render_records_the_scene_in_header_and_png() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     room(d);
+    // The sky's brightness comes from a .cal file, and its glow from a file it includes: both
+    // are recorded as scene data with their hashes.
+    std::fs::write(d.join("skyfunc.cal"), "bright = 1;\n").unwrap();
+    std::fs::write(d.join("glow.rad"), "skyfunc glow sky_glow 0 0 4 1 1 1 0\n").unwrap();
     std::fs::write(
         d.join("sky.rad"),
-        "void glow sky_glow 0 0 4 1 1 1 0\nsky_glow source sky 0 0 4 0 0 1 180\n",
+        "void brightfunc skyfunc 2 bright skyfunc.cal 0 0\n!xform glow.rad\n\
+         sky_glow source sky 0 0 4 0 0 1 180\n",
     )
     .unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_daylit"))
         .current_dir(d)
+        .env("RAYPATH", ".")
         .args(["render", "-o", "v.hdr", "sky.rad", "room.rad", "window.rad"])
         .args([
             "-vp", "2", "5", "1.5", "-vd", "0", "-1", "0", "-x", "16", "-y", "16",
@@ -179,6 +185,10 @@ fn render_records_the_scene_in_header_and_png() {
     assert!(lines.contains(&version.as_str()), "{header}");
     for f in ["sky.rad", "room.rad", "window.rad"] {
         let line = format!("SCENE_SHA256= {} {f}", sha256(&d.join(f)));
+        assert!(lines.contains(&line.as_str()), "{line} not in\n{header}");
+    }
+    for f in ["glow.rad", "skyfunc.cal"] {
+        let line = format!("SCENE_DATA_SHA256= {} {f}", sha256(&d.join(f)));
         assert!(lines.contains(&line.as_str()), "{line} not in\n{header}");
     }
     assert!(lines

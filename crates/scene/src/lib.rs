@@ -35,6 +35,7 @@ pub mod objutil;
 pub mod octree;
 pub mod parse;
 pub mod portable;
+pub mod referenced;
 pub mod rif;
 pub mod rtm;
 pub mod rtm_write;
