@@ -129,6 +129,22 @@ fn annual_only(a: &Args) -> [(&'static str, bool); 7] {
     ]
 }
 
+/// How a picture's evaluation was made: the picture with its hash and the settings.
+fn picture_provenance(a: &Args, picture: &Path) -> anyhow::Result<daylit_radfile::Provenance> {
+    let mut p = crate::provenance::start();
+    p.add_input("picture", picture)?;
+    if let Some(v) = a.view.first() {
+        p.add_setting("view", v);
+    }
+    p.add_setting("threshold", a.threshold.map_or(2000.0, f64::from));
+    p.add_setting("radius", a.radius);
+    if let Some(t) = &a.task {
+        p.add_setting("task", t);
+    }
+    p.add_setting("low-light", a.low_light);
+    Ok(p)
+}
+
 /// `daylit glare`.
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     if a.annual {
@@ -153,6 +169,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     }
     let img = HdrImage::read(picture)?;
     let name = picture.display().to_string();
+    let prov = picture_provenance(a, picture)?;
     let view = match a.view.first() {
         Some(v) => Some(View::parse(v).map_err(|e| anyhow::anyhow!("--view: {e}"))?),
         None => None,
@@ -271,12 +288,17 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         "regions": tal,
         "ratios": ratios,
         "rammg": rammg,
+        "classes": daylit_glare::classes::Classes::of(e.ev, e.dgp as f64, e.dgps as f64, e.ugp as f64, e.ugr as f64),
+        "provenance": prov,
     });
+    // The pictures carry the record as PNG text chunks.
+    let with_text =
+        |png: Vec<u8>| daylit_falsecolor::raster::insert_png_text(&png, &prov.png_text());
     if let Some(p) = &a.check {
-        output::write_atomic(p, &check_png(&pic, &e.source_map)?)?;
+        output::write_atomic(p, &with_text(check_png(&pic, &e.source_map)?)?)?;
     }
     if let (Some(p), Some(m)) = (&a.posindex, &posmap) {
-        output::write_atomic(p, &posindex_png(m, w, h)?)?;
+        output::write_atomic(p, &with_text(posindex_png(m, w, h)?)?)?;
     }
     let text = serde_json::to_string_pretty(&report)? + "\n";
     match &a.json {

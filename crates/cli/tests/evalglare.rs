@@ -3,6 +3,7 @@
 //! (Every option set on every golden picture is compared number by number in
 //! crates/glare/tests/evalglare_goldens.rs.)
 
+use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -205,8 +206,25 @@ fn glare_reports_the_same_metrics_as_json_and_pngs() {
             < 1e-9 * wall / desk
     );
     assert!(j["rammg"].as_f64().unwrap() > 0.0);
+    // Each value's class, and how the evaluation was made (the picture with its hash).
+    let class = |v: f64, limits: [f64; 3]| {
+        ["imperceptible", "perceptible", "disturbing", "intolerable"]
+            [limits.iter().filter(|&&l| v >= l).count()]
+    };
+    assert_eq!(j["classes"]["dgp"], class(v[0], [0.35, 0.40, 0.45]));
+    assert_eq!(j["classes"]["ugr"], class(v[6], [13.0, 22.0, 28.0]));
+    let input = &j["provenance"]["inputs"][0];
+    assert_eq!(input["role"], "picture");
+    let bytes = std::fs::read(golden(case).join("picture.hdr")).unwrap();
+    let hash: String = sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(input["sha256"], hash);
     for p in [&check, &pos] {
-        assert!(std::fs::read(p).unwrap().starts_with(b"\x89PNG"));
+        let png = std::fs::read(p).unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        assert!(png.windows(18).any(|w| w == b"daylit:provenance\0"));
     }
     // A region outside the picture is an error naming it.
     let (o, _, err) = run(Command::new(env!("CARGO_BIN_EXE_daylit"))
