@@ -102,7 +102,18 @@ fn make(
 pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
     crate::args::check_outputs(a.output.iter().chain(&a.hdr).map(PathBuf::as_path), [])?;
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    let header = vec![format!("daylit {}", argv.join(" "))];
+    // How it was made: the pictures with their hashes and the scale, in both outputs.
+    let mut prov = crate::provenance::start();
+    if let Some(i) = &a.input {
+        prov.add_input("picture", i)?;
+    }
+    if let Some(b) = &a.background {
+        prov.add_input("background", b)?;
+    }
+    prov.add_setting("scale", &a.scale);
+    prov.add_setting("log", a.log);
+    let mut header = vec![format!("daylit {}", argv.join(" "))];
+    header.extend(prov.header_lines());
     let (hdr, png) = if a.palettes {
         let r = palettes_picture();
         (r.to_hdr(header), r.to_display().png()?)
@@ -122,7 +133,10 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
         (fc.to_hdr(header), fc.to_png()?)
     };
     if let Some(p) = &a.output {
-        write_atomic(p, &png)?;
+        write_atomic(
+            p,
+            &daylit_falsecolor::raster::insert_png_text(&png, &prov.png_text())?,
+        )?;
     }
     if let Some(p) = &a.hdr {
         write_atomic(p, &hdr.encode(true))?;
@@ -241,6 +255,14 @@ mod tests {
         let dec = png::Decoder::new(std::io::Cursor::new(std::fs::read(&png).unwrap()));
         let info = dec.read_info().unwrap().info().clone();
         assert_eq!((info.width, info.height), (116, 222));
+        // Both record how they were made.
+        assert!(
+            h.header.iter().any(|l| l.starts_with("PICTURE_SHA256= ")),
+            "{:?}",
+            h.header
+        );
+        let bytes = std::fs::read(&png).unwrap();
+        assert!(bytes.windows(18).any(|w| w == b"daylit:provenance\0"));
         // Only the two files: no temporary ones left.
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 3);
     }
