@@ -220,6 +220,9 @@ pub struct Live {
     pub has_weather: bool,
     /// The sky in the scene files, if any.
     pub scene_sky: Option<SceneSky>,
+    /// How the session's pictures are made (scene and weather files with their hashes), for
+    /// the saved HDR's header and PNG's text chunks.
+    pub provenance: daylit_radfile::Provenance,
 }
 
 /// What the render thread starts from.
@@ -230,6 +233,8 @@ pub struct Setup {
     pub options: Options,
     /// Weather, for Perez skies.
     pub weather: Option<Weather>,
+    /// The weather file it was read from (recorded with its hash in saved pictures).
+    pub weather_file: Option<std::path::PathBuf>,
     /// First settings.
     pub settings: Settings,
     /// Full resolution.
@@ -327,10 +332,43 @@ impl Live {
             f.state.frame, f.state.elapsed_ms as u64, f.state.sky_note
         ));
         img.header.push(format!("VIEW= {}", f.state.view));
+        img.header.extend(self.provenance.header_lines());
         img.view = Some(f.state.view.clone());
         img.pixels.copy_from_slice(&f.picture);
         Some(img.encode(true))
     }
+
+    /// The picture as shown, a PNG carrying how it was made in text chunks.
+    pub fn png(&self) -> Option<Vec<u8>> {
+        let f = self.latest()?;
+        daylit_falsecolor::raster::insert_png_text(&f.png, &self.provenance.png_text()).ok()
+    }
+}
+
+/// The record of a session: this process's command line, the scene files and what they read
+/// or name, and the weather file, each with its hash (a file that can no longer be read is
+/// listed without one).
+fn provenance(setup: &Setup) -> daylit_radfile::Provenance {
+    let mut p =
+        daylit_radfile::Provenance::new(std::env::args().collect(), env!("CARGO_PKG_VERSION"));
+    let files = &setup.scene.files;
+    let raypath = daylit_cal::RayPath::from_env();
+    let data = setup.scene.scene.referenced_files(files, &raypath);
+    let inputs = files
+        .iter()
+        .map(|f| ("scene", f))
+        .chain(data.iter().map(|f| ("scene data", f)))
+        .chain(setup.weather_file.iter().map(|f| ("weather", f)));
+    for (role, f) in inputs {
+        if p.add_input(role, f).is_err() {
+            p.inputs.push(daylit_radfile::InputFile {
+                role: role.into(),
+                path: f.clone(),
+                sha256: None,
+            });
+        }
+    }
+    p
 }
 
 /// Starts the session: builds the first scene (errors here are the user's: bad scene files,
@@ -356,6 +394,7 @@ pub fn start(setup: Setup) -> Result<(Arc<Live>, std::thread::JoinHandle<()>), L
         error: Mutex::new(None),
         full: setup.full,
         has_weather: setup.weather.is_some(),
+        provenance: provenance(&setup),
         scene_sky: setup.scene.sky.clone(),
     });
     let l = live.clone();

@@ -115,6 +115,7 @@ pub fn run(
         scene,
         options: config.render.clone(),
         weather,
+        weather_file: config.weather.clone(),
         settings,
         full: (config.xres, config.yres),
         max_frames: config.max_frames,

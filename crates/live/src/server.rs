@@ -205,12 +205,8 @@ async fn save_hdr(State(app): State<App>) -> Response {
 }
 
 async fn save_png(State(app): State<App>) -> Response {
-    match app.live.latest() {
-        Some(f) => download(
-            f.png.as_ref().clone(),
-            "image/png",
-            "attachment; filename=\"daylit-live.png\"",
-        ),
+    match app.live.png() {
+        Some(png) => download(png, "image/png", "attachment; filename=\"daylit-live.png\""),
         None => (StatusCode::SERVICE_UNAVAILABLE, "no frame yet\n").into_response(),
     }
 }

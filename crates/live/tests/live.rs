@@ -142,6 +142,7 @@ fn live_glare_matches_radiance() {
             scene,
             options: daylit_live::config::live_defaults(),
             weather: None,
+            weather_file: None,
             settings,
             full: (256, 256),
             max_frames: GOLDEN_FRAMES,
@@ -219,6 +220,7 @@ fn serve() -> (SocketAddr, Arc<engine::Live>) {
         scene: session::UserScene::load(&[office()]).unwrap(),
         options: daylit_live::config::live_defaults(),
         weather: None,
+        weather_file: None,
         settings,
         full: (24, 24),
         max_frames: 1000,
@@ -460,12 +462,20 @@ fn http_interface() {
     let (code, hdr) = get(addr, "/api/save.hdr");
     assert_eq!(code, 200);
     assert!(hdr.contains("VIEW=") || hdr.contains("#?RADIANCE"));
+    // It says how it was made: the scene file with its hash.
+    assert!(
+        hdr.lines()
+            .any(|l| l.starts_with("SCENE_SHA256= ") && l.ends_with("office.rad")),
+        "{}",
+        &hdr[..hdr.len().min(2000)]
+    );
     let mut s = TcpStream::connect(addr).unwrap();
     s.write_all(b"GET /api/save.png HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .unwrap();
     let mut png = Vec::new();
     s.read_to_end(&mut png).unwrap();
     assert!(png.windows(4).any(|w| w == b"\x89PNG"));
+    assert!(png.windows(18).any(|w| w == b"daylit:provenance\0"));
 
     // The event stream sends frames with their picture.
     let mut s = TcpStream::connect(addr).unwrap();
