@@ -61,6 +61,11 @@ pub fn write_glare_report(
             dew_point: None,
         })
         .collect();
+    let text = inputs
+        .provenance
+        .as_ref()
+        .map(|p| p.png_text())
+        .unwrap_or_default();
     let mut pictures = Vec::new();
     for (k, v) in views.iter().enumerate() {
         let spec = TemporalSpec {
@@ -79,7 +84,8 @@ pub fn write_glare_report(
             note: "day of the year; white: hours not evaluated (night or unoccupied)".into(),
         };
         let path = dir.join(format!("glare_dgp_{}.png", k + 1));
-        write_atomic(&path, &temporal_png(&records, &v.dgp, None, &spec)?)?;
+        let png = temporal_png(&records, &v.dgp, None, &spec)?;
+        write_atomic(&path, &crate::maps::stamped(png, &text, &spec.title)?)?;
         pictures.push(Picture {
             path,
             caption: format!("DGP hour by hour, view {} ({})", k + 1, v.label),

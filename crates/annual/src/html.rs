@@ -316,6 +316,7 @@ pub fn write_annual_report(
         year.total,
         year.sun,
         m.options.ase_threshold,
+        inputs.provenance.as_ref(),
     )?;
     let temporal_captions = [
         "The room's mean illuminance at each hour of the year".to_string(),

@@ -826,17 +826,27 @@ pub fn write_maps(
     let mut written = Vec::new();
     for (name, values, spec) in standard_maps(m) {
         let path = dir.join(name);
-        let png =
-            insert_png_text(&map_png(sensors, &values, &spec, plan)?, &text).map_err(|e| {
-                ReportError::Draw {
-                    title: spec.title.clone(),
-                    message: e.to_string(),
-                }
-            })?;
+        let png = stamped(map_png(sensors, &values, &spec, plan)?, &text, &spec.title)?;
         write_atomic(&path, &png)?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// `png` with the text chunks `text` (a record of how it was made); `title` names the picture
+/// in errors.
+pub(crate) fn stamped(
+    png: Vec<u8>,
+    text: &[(String, String)],
+    title: &str,
+) -> Result<Vec<u8>, ReportError> {
+    if text.is_empty() {
+        return Ok(png);
+    }
+    insert_png_text(&png, text).map_err(|e| ReportError::Draw {
+        title: title.to_string(),
+        message: e.to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -279,7 +279,8 @@ pub fn count_bands(n: usize) -> Bands {
 
 /// Writes the two temporal maps into `dir` and returns their paths: `temporal_lux.png` (the
 /// room's mean illuminance, logarithmic bands) and, with direct-sun input,
-/// `temporal_sun.png` (sensors with direct sun at or above `sun_threshold` lux).
+/// `temporal_sun.png` (sensors with direct sun at or above `sun_threshold` lux), each with
+/// `provenance` in its text chunks when given.
 pub fn write_temporal_maps(
     dir: &Path,
     records: &[Record],
@@ -287,7 +288,9 @@ pub fn write_temporal_maps(
     total: &Illuminance,
     sun: Option<&Illuminance>,
     sun_threshold: f32,
+    provenance: Option<&daylit_radfile::Provenance>,
 ) -> Result<Vec<PathBuf>, ReportError> {
+    let text = provenance.map(|p| p.png_text()).unwrap_or_default();
     let mut written = Vec::new();
     let mean = room_mean(total);
     let positive: Vec<f64> = mean.iter().copied().filter(|&v| v > 0.0).collect();
@@ -301,7 +304,8 @@ pub fn write_temporal_maps(
         note: NOTE.into(),
     };
     let path = dir.join("temporal_lux.png");
-    write_atomic(&path, &temporal_png(records, &mean, schedule, &spec)?)?;
+    let png = temporal_png(records, &mean, schedule, &spec)?;
+    write_atomic(&path, &crate::maps::stamped(png, &text, &spec.title)?)?;
     written.push(path);
     if let Some(sun) = sun {
         let count = count_at_least(sun, sun_threshold);
@@ -324,7 +328,8 @@ pub fn write_temporal_maps(
             note: NOTE.into(),
         };
         let path = dir.join("temporal_sun.png");
-        write_atomic(&path, &temporal_png(records, &count, schedule, &spec)?)?;
+        let png = temporal_png(records, &count, schedule, &spec)?;
+        write_atomic(&path, &crate::maps::stamped(png, &text, &spec.title)?)?;
         written.push(path);
     }
     Ok(written)

@@ -257,6 +257,7 @@ pub fn run(a: &Args) -> anyhow::Result<ExitCode> {
                 ),
                 ("sun grouping (--sunres)".into(), a.sunres.to_string()),
             ],
+            provenance: Some(prov.clone()),
             ..Default::default()
         };
         let (_, page) = write_glare_report(dir, &hours, &views, &inputs)?;

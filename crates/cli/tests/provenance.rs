@@ -133,7 +133,7 @@ fn annual_results_record_inputs_settings_and_seed() {
     assert_eq!(rows.len(), 3);
 
     // Each map carries the record in text chunks.
-    for map in ["DA300.png", "mean_lux.png"] {
+    for map in ["DA300.png", "mean_lux.png", "temporal_lux.png"] {
         let text = png_text(&d.join("out").join(map));
         let get = |k: &str| {
             text.iter()
