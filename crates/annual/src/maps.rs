@@ -69,6 +69,10 @@ pub struct MapSpec {
     /// A pass line: drawn between neighbouring grid cells on either side of this value, with
     /// its note in the legend.
     pub contour: Option<(f64, String)>,
+    /// Per sensor: whether its cell is hatched as not settled by this run's Monte Carlo noise
+    /// (within two standard errors of the pass line, [`crate::uncertainty::near_level`]);
+    /// empty: none.
+    pub uncertain: Vec<bool>,
 }
 
 /// The colour of position `t` (0..1, clamped) along the scale: viridis.
@@ -301,6 +305,34 @@ fn draw_cells(
     }
 }
 
+/// Three thin white diagonals across each grid cell flagged in `uncertain`.
+fn draw_hatch(pm: &mut Pixmap, view: &View, sensors: &SensorSet, uncertain: &[bool]) {
+    let mut pb = PathBuilder::new();
+    for (s, _) in sensors.sensors.iter().zip(uncertain).filter(|(_, &u)| u) {
+        let Some(c) = s.cell else { continue };
+        let corners = sensors.grids[c.grid].cell_corners(c.i, c.j);
+        let p: Vec<(f32, f32)> = corners.iter().map(|q| view.px(q[0], q[1])).collect();
+        let mid = |a: (f32, f32), b: (f32, f32)| ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        for (a, b) in [
+            (p[0], p[2]),
+            (mid(p[0], p[1]), mid(p[1], p[2])),
+            (mid(p[2], p[3]), mid(p[3], p[0])),
+        ] {
+            pb.move_to(a.0, a.1);
+            pb.line_to(b.0, b.1);
+        }
+    }
+    if let Some(path) = pb.finish() {
+        pm.stroke_path(
+            &path,
+            &paint([255; 3], true),
+            &stroke(1.2),
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
 /// The pass line: the shared edges of neighbouring grid cells on either side of `level`.
 fn draw_contour(pm: &mut Pixmap, view: &View, sensors: &SensorSet, values: &[f64], level: f64) {
     use std::collections::HashMap;
@@ -501,6 +533,7 @@ fn draw(
     r.draw_vector(|pm| {
         let cell_mask = clip_mask(&view, plan, true);
         draw_cells(pm, &view, &shapes, values, spec, cell_mask.as_ref());
+        draw_hatch(pm, &view, sensors, &spec.uncertain);
         if let Some((level, _)) = spec.contour {
             draw_contour(pm, &view, sensors, values, level);
         }
@@ -639,6 +672,29 @@ fn draw(
             line([255; 3], 2.5)(pm, x, y);
         });
     }
+    if spec.uncertain.iter().any(|&u| u) {
+        key(r, "not settled (noise)", &|pm, x, y| {
+            let bg = daylit_falsecolor::tiny_skia::Rect::from_xywh(x, y - 7.0, 26.0, 14.0);
+            if let Some(bg) = bg {
+                pm.fill_rect(bg, &paint(colour(0.5), true), Transform::identity(), None);
+            }
+            let mut pb = PathBuilder::new();
+            for k in 0..3 {
+                let dx = 9.0 * k as f32;
+                pb.move_to(x + dx, y + 7.0);
+                pb.line_to(x + dx + 8.0, y - 7.0);
+            }
+            if let Some(p) = pb.finish() {
+                pm.stroke_path(
+                    &p,
+                    &paint([255; 3], true),
+                    &stroke(1.2),
+                    Transform::identity(),
+                    None,
+                );
+            }
+        });
+    }
     if plan.is_some_and(|p| !p.lines.is_empty()) {
         key(r, "wall", &line(INK, 6.0));
         key(r, "glazing", &|pm, x, y| {
@@ -732,6 +788,7 @@ pub fn standard_maps(m: &AnnualMetrics) -> Vec<(String, Vec<f64>, MapSpec)> {
                 bands: tenths.clone(),
                 percent: true,
                 contour: Some((o.sda_fraction, format!("DA ≥ {sda_pct} % (sDA)"))),
+                uncertain: Vec::new(),
             },
         ),
         (
@@ -755,6 +812,7 @@ pub fn standard_maps(m: &AnnualMetrics) -> Vec<(String, Vec<f64>, MapSpec)> {
                 bands: tenths,
                 percent: true,
                 contour: None,
+                uncertain: Vec::new(),
             },
         ),
         (
@@ -772,6 +830,7 @@ pub fn standard_maps(m: &AnnualMetrics) -> Vec<(String, Vec<f64>, MapSpec)> {
                 bands: lux_bands(&m.mean_lux),
                 percent: false,
                 contour: Some((o.da_threshold as f64, format!("{} lux", o.da_threshold))),
+                uncertain: Vec::new(),
             },
         ),
     ];
@@ -800,6 +859,7 @@ pub fn standard_maps(m: &AnnualMetrics) -> Vec<(String, Vec<f64>, MapSpec)> {
                 bands: hour_bands(most, limit),
                 percent: false,
                 contour: Some((limit + 0.5, format!("over {} h (ASE)", o.ase_hours))),
+                uncertain: Vec::new(),
             },
         ));
     }
@@ -824,7 +884,13 @@ pub fn write_maps(
         source,
     })?;
     let mut written = Vec::new();
-    for (name, values, spec) in standard_maps(m) {
+    for (name, values, mut spec) in standard_maps(m) {
+        // The DA map hatches the cells this run's noise leaves on either side of its line.
+        if name.starts_with("DA") {
+            if let Some((level, _)) = spec.contour {
+                spec.uncertain = crate::uncertainty::near_level(sensors, &values, level);
+            }
+        }
         let path = dir.join(name);
         let png = stamped(map_png(sensors, &values, &spec, plan)?, &text, &spec.title)?;
         write_atomic(&path, &png)?;

@@ -90,6 +90,17 @@ pub fn per_sensor_sigma(sensors: &SensorSet, values: &[f64]) -> Vec<Option<f64>>
         .collect()
 }
 
+/// Which sensors' `values` lie within two of their Monte Carlo standard errors
+/// ([`per_sensor_sigma`]) of `level`: on which side of a pass line they fall is not settled
+/// by this run (the maps hatch them). Sensors without grid neighbours are never flagged.
+pub fn near_level(sensors: &SensorSet, values: &[f64], level: f64) -> Vec<bool> {
+    per_sensor_sigma(sensors, values)
+        .iter()
+        .zip(values)
+        .map(|(s, &v)| s.is_some_and(|s| (v - level).abs() < 2.0 * s))
+        .collect()
+}
+
 /// The uncertainty of `m`'s DA and sDA (see the module documentation); `None` when no sensor
 /// has grid neighbours or the counts do not match.
 pub fn estimate(sensors: &SensorSet, m: &AnnualMetrics) -> Option<Uncertainty> {
@@ -179,6 +190,39 @@ mod tests {
         let est = per_sensor_sigma(&set, &values);
         let rms = (est.iter().map(|s| s.unwrap().powi(2)).sum::<f64>() / est.len() as f64).sqrt();
         assert!((rms / sigma - 1.0).abs() < 0.05, "σ {rms} for {sigma}");
+    }
+
+    #[test]
+    fn cells_near_the_line_within_their_noise_are_flagged() {
+        // A field falling from 0.9 to 0.3 along y with noise σ = 0.02: the sensors flagged
+        // are those within about 2σ (0.04) of 0.5, and no sensor far from it.
+        let set = grid();
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let truth = |y: f64| 0.9 - 0.05 * y;
+        let values: Vec<f64> = set
+            .sensors
+            .iter()
+            .map(|s| truth(s.position[1]) + 0.02 * (2.0 * rng.random::<f64>() - 1.0) * 3f64.sqrt())
+            .collect();
+        let near = near_level(&set, &values, 0.5);
+        let flagged: Vec<f64> = set
+            .sensors
+            .iter()
+            .zip(&near)
+            .filter(|(_, &n)| n)
+            .map(|(s, _)| truth(s.position[1]))
+            .collect();
+        assert!(!flagged.is_empty());
+        assert!(
+            flagged.iter().all(|t| (t - 0.5).abs() < 0.12),
+            "{flagged:?}"
+        );
+        // Every sensor whose true value is within 0.01 of the line and whose reading is too.
+        for ((s, &v), &n) in set.sensors.iter().zip(&values).zip(&near) {
+            if (truth(s.position[1]) - 0.5).abs() < 0.01 && (v - 0.5).abs() < 0.01 {
+                assert!(n, "{:?} reads {v}", s.position);
+            }
+        }
     }
 
     #[test]

@@ -194,6 +194,7 @@ fn spec(title: &str, bands: Bands, percent: bool) -> MapSpec {
         bands,
         percent,
         contour: None,
+        uncertain: Vec::new(),
     }
 }
 
@@ -251,4 +252,38 @@ fn map_of_rotated_l_shape() {
     let (w, h, px) = decode(&bytes);
     assert_eq!((w, h), (MAP_WIDTH, MAP_HEIGHT));
     assert!(has_colour(&px, band_colour(&spec, 0.0)) && has_colour(&px, band_colour(&spec, 1.0)));
+}
+
+/// Cells flagged as not settled by the noise are hatched: white diagonals across them, and a
+/// key entry; cells not flagged keep their band colour.
+#[test]
+fn unsettled_cells_are_hatched() {
+    let poly = [
+        [0.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+        [3.0, 3.0, 0.0],
+        [0.0, 3.0, 0.0],
+    ];
+    let opts = GridOptions {
+        spacing: 0.5,
+        ..Default::default()
+    };
+    let sensors = SensorSet::from_polygon(&poly, &opts).unwrap();
+    let values = vec![0.55; sensors.len()];
+    let mut plain = spec("DA300", Bands::linear(0.0, 1.0, 0.1).unwrap(), true);
+    plain.contour = Some((0.5, "DA ≥ 50 % (sDA)".into()));
+    let white = |s: &MapSpec| {
+        let (_, _, px) = decode(&map_png(&sensors, &values, s, None).unwrap());
+        px.chunks_exact(3)
+            .filter(|p| p.iter().all(|&c| c > 240))
+            .count()
+    };
+    let mut hatched = plain.clone();
+    hatched.uncertain = vec![true; sensors.len()];
+    let (before, after) = (white(&plain), white(&hatched));
+    // 36 cells of about 60 × 60 pixels, three 1.2-pixel diagonals each.
+    assert!(
+        after > before + 36 * 100,
+        "white pixels {before} -> {after}"
+    );
 }
