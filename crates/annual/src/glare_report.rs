@@ -133,24 +133,9 @@ fn glare_html(
     for p in pictures {
         figure(&mut out, p)?;
     }
-    out.push_str("</section>\n<section id=\"inputs\"><h2>Settings and inputs</h2><table>\n");
-    let mut row = |k: &str, v: &str| {
-        let _ = writeln!(
-            out,
-            "<tr><th>{}</th><td><code>{}</code></td></tr>",
-            esc(k),
-            esc(v)
-        );
-    };
-    row("command line", &inputs.command_line);
-    row("daylit version", &inputs.version);
-    row("scene files", &inputs.scene_files.join("\n"));
-    row("weather file", &inputs.weather_file);
-    row("occupancy", &inputs.schedule);
-    for (k, v) in &inputs.settings {
-        row(k, v);
-    }
-    out.push_str("</table></section>\n</main></body></html>\n");
+    out.push_str("</section>\n");
+    crate::html::inputs_section(&mut out, inputs);
+    out.push_str("</main></body></html>\n");
     Ok(out)
 }
 

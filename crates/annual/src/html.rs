@@ -228,15 +228,24 @@ pub fn report_html(
     }
     out.push_str("</section>\n");
 
-    // How it was made.
+    inputs_section(&mut out, inputs);
+    out.push_str("</main></body></html>\n");
+    Ok(out)
+}
+
+/// The "Settings and inputs" section: how the results were made (rows left empty by the
+/// caller are left out).
+pub(crate) fn inputs_section(out: &mut String, inputs: &ReportInputs) {
     out.push_str("<section id=\"inputs\"><h2>Settings and inputs</h2><table>\n");
     let mut row = |k: &str, v: &str| {
-        let _ = writeln!(
-            out,
-            "<tr><th>{}</th><td><code>{}</code></td></tr>",
-            esc(k),
-            esc(v)
-        );
+        if !v.is_empty() {
+            let _ = writeln!(
+                out,
+                "<tr><th>{}</th><td><code>{}</code></td></tr>",
+                esc(k),
+                esc(v)
+            );
+        }
     };
     row("command line", &inputs.command_line);
     row("daylit version", &inputs.version);
@@ -249,8 +258,7 @@ pub fn report_html(
     for (k, v) in &inputs.settings {
         row(k, v);
     }
-    out.push_str("</table></section>\n</main></body></html>\n");
-    Ok(out)
+    out.push_str("</table></section>\n");
 }
 
 /// Writes [`report_html`] to `path` atomically.
