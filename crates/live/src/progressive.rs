@@ -184,7 +184,7 @@ pub fn trace_extra(
     let todo: Vec<usize> = (0..extra.len())
         .filter(|&k| extra[k] > 0 && grid.rays[k].is_some())
         .collect();
-    let out: Vec<Option<ExtraSamples>> = todo
+    let chunks: Vec<Vec<ExtraSamples>> = todo
         .par_chunks(64)
         .map_init(
             || {
@@ -223,12 +223,8 @@ pub fn trace_extra(
                 )
             },
         )
-        .collect::<Option<Vec<Vec<_>>>>()?
-        .into_iter()
-        .flatten()
-        .map(Some)
-        .collect();
-    out.into_iter().collect()
+        .collect::<Option<_>>()?;
+    Some(chunks.into_iter().flatten().collect())
 }
 
 /// Frames before the first extra samples (the variances need a few samples to mean anything).
@@ -240,7 +236,8 @@ pub const EXTRA_SAMPLES: u8 = 7;
 
 /// RADIANCE's luminance weights of red, green and blue (without the 179 lm/W).
 pub(crate) fn grey(c: [f32; 3]) -> f64 {
-    0.2651 * c[0] as f64 + 0.6701 * c[1] as f64 + 0.0648 * c[2] as f64
+    use daylit_glare::picture::{CIE_BF, CIE_GF, CIE_RF};
+    CIE_RF * c[0] as f64 + CIE_GF * c[1] as f64 + CIE_BF * c[2] as f64
 }
 
 /// The accumulation of eq. 7.1 for one view, time and resolution.
