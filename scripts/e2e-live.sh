@@ -8,16 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM:-}" ]; then
-    echo "e2e-live: installing chromium" >&2
-    if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
-fi
-export CHROMIUM=${CHROMIUM:-$(command -v chromium)}
-if [ ! -d e2e/node_modules/playwright-core ]; then
-    (cd e2e && npm ci --no-audit --no-fund)
-fi
+source scripts/e2e-browser.sh e2e-live
 
 # The test profile's binary (cargo test has built it already; its transport is optimised):
 # CI then needs no release build. DAYLIT_PROFILE=release uses the release one.
