@@ -242,17 +242,7 @@ fn clip_mask(view: &View, plan: Option<&Plan>, floors: bool) -> Option<Mask> {
         ),
         Some(plan) => {
             for f in &plan.floors {
-                let mut pb = PathBuilder::new();
-                for (k, p) in f.iter().enumerate() {
-                    let (x, y) = view.px(p[0], p[1]);
-                    if k == 0 {
-                        pb.move_to(x, y);
-                    } else {
-                        pb.line_to(x, y);
-                    }
-                }
-                pb.close();
-                if let Some(path) = pb.finish() {
+                if let Some(path) = polygon_path(view, f.iter().map(|p| (p[0], p[1]))) {
                     mask.fill_path(&path, FillRule::EvenOdd, true, Transform::identity());
                 }
             }
@@ -272,6 +262,24 @@ fn clip_mask(view: &View, plan: Option<&Plan>, floors: bool) -> Option<Mask> {
     Some(mask)
 }
 
+/// The closed outline of plan points `(x, y)` in picture coordinates (`None` when empty).
+fn polygon_path(
+    view: &View,
+    points: impl Iterator<Item = (f64, f64)>,
+) -> Option<daylit_falsecolor::tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    for (k, (px, py)) in points.enumerate() {
+        let (x, y) = view.px(px, py);
+        if k == 0 {
+            pb.move_to(x, y);
+        } else {
+            pb.line_to(x, y);
+        }
+    }
+    pb.close();
+    pb.finish()
+}
+
 /// The cells, coloured by band.
 fn draw_cells(
     pm: &mut Pixmap,
@@ -282,17 +290,7 @@ fn draw_cells(
     mask: Option<&Mask>,
 ) {
     for (shape, &v) in shapes.iter().zip(values) {
-        let mut pb = PathBuilder::new();
-        for (k, p) in shape.iter().enumerate() {
-            let (x, y) = view.px(p.0, p.1);
-            if k == 0 {
-                pb.move_to(x, y);
-            } else {
-                pb.line_to(x, y);
-            }
-        }
-        pb.close();
-        if let Some(path) = pb.finish() {
+        if let Some(path) = polygon_path(view, shape.iter().copied()) {
             // Not antialiased: neighbouring cells then tile without seams.
             pm.fill_path(
                 &path,
